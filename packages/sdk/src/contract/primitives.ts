@@ -1,0 +1,313 @@
+import { z } from 'zod';
+
+/**
+ * Pattern of a record identifier inside a body (spec §2): 24 hexadecimal characters.
+ */
+export const OBJECT_ID_PATTERN = /^[0-9a-fA-F]{24}$/;
+
+/**
+ * Pattern of an identifier in a path parameter (spec §2): a lower-case UUID.
+ */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Pattern of a timestamp in the API (spec §2): ISO 8601, UTC (`Z`), exactly millisecond precision.
+ */
+export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * Pattern of a timestamp in a webhook sample (spec §2.11): ISO 8601, UTC (`Z`), exactly nanosecond precision.
+ */
+export const NANO_TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/;
+
+/** Whether the calendar part of an ISO timestamp names a real instant (rejects `2024-02-30`, hour 25...). */
+function isRealInstant(value: string): boolean {
+  const ms = `${value.slice(0, 23)}Z`;
+  const parsed = new Date(ms);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString() === ms;
+}
+
+/**
+ * A record identifier: 24 hexadecimal characters (`<object_id>` in the spec).
+ * @example "65a1f0c2e4b0a1b2c3d4e5f6"
+ */
+export const ObjectId = z
+  .string()
+  .regex(OBJECT_ID_PATTERN, { error: 'expected a 24-character hexadecimal record id' })
+  .meta({ description: 'Record id: 24 hexadecimal characters.', examples: ['65a1f0c2e4b0a1b2c3d4e5f6'] });
+/** A record identifier: 24 hexadecimal characters. */
+export type ObjectId = z.infer<typeof ObjectId>;
+
+/**
+ * A lower-case UUID (`<uuid>` in the spec).
+ * @example "3f0b9a4e-2c1d-4e5f-8a9b-0c1d2e3f4a5b"
+ */
+export const Uuid = z
+  .string()
+  .regex(UUID_PATTERN, { error: 'expected a lower-case UUID' })
+  .meta({ description: 'Lower-case UUID.', examples: ['3f0b9a4e-2c1d-4e5f-8a9b-0c1d2e3f4a5b'] });
+/** A lower-case UUID. */
+export type Uuid = z.infer<typeof Uuid>;
+
+/**
+ * The identifier of a record in a path parameter.
+ *
+ * The spec gives path parameters as lower-case UUIDs, yet every record id a search returns is
+ * 24-hex. Both forms are accepted so that any id a search returns can be used in a path:
+ * - the record's own 24-hex id (either case), or
+ * - a lower-case UUID; a UUID whose first eight hex digits are zero (`00000000-xxxx-...`) carries a
+ *   24-hex id in its remaining 24 digits and addresses that record (see {@link objectIdToUuid}).
+ *
+ * See `docs/api-semantics.md`, "Identifiers in paths".
+ */
+export const PathId = z
+  .string()
+  .refine((value) => OBJECT_ID_PATTERN.test(value) || UUID_PATTERN.test(value), {
+    error: (issue) =>
+      `expected a 24-character hexadecimal record id or a lower-case UUID, received ${describe(issue.input)}`,
+  })
+  .meta({
+    description:
+      'Record id in a path: the 24-hex id a search returns, or a lower-case UUID (00000000-prefixed UUIDs embed a 24-hex id).',
+    examples: ['65a1f0c2e4b0a1b2c3d4e5f6', '00000000-65a1-f0c2-e4b0-a1b2c3d4e5f6'],
+  });
+/** The identifier of a record in a path parameter: 24-hex or lower-case UUID. */
+export type PathId = z.infer<typeof PathId>;
+
+/**
+ * Turns a 24-hex record id into the UUID form that carries it (`00000000-` followed by the id's 24
+ * digits, lower-cased and grouped 4-4-4-12).
+ * @throws TypeError when `id` is not a 24-hex id.
+ */
+export function objectIdToUuid(id: string): string {
+  if (!OBJECT_ID_PATTERN.test(id))
+    throw new TypeError('objectIdToUuid: expected a 24-character hexadecimal id');
+  const hex = `00000000${id.toLowerCase()}`;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Normalises a path id to the 24-hex record id it addresses (lower-case), or `undefined` when it is a
+ * UUID that does not carry one (such a UUID is well-formed but names no record) or not an id at all.
+ */
+export function pathIdToObjectId(id: string): string | undefined {
+  if (OBJECT_ID_PATTERN.test(id)) return id.toLowerCase();
+  if (UUID_PATTERN.test(id) && id.startsWith('00000000-')) return id.replaceAll('-', '').slice(8);
+  return undefined;
+}
+
+/**
+ * An ISO 8601 UTC timestamp with millisecond precision (`<timestamp>` in the spec).
+ * @example "2024-05-01T12:30:00.000Z"
+ */
+export const Timestamp = z
+  .string()
+  .regex(TIMESTAMP_PATTERN, {
+    error: 'expected an ISO 8601 UTC timestamp with millisecond precision, like 2024-05-01T12:30:00.000Z',
+  })
+  .refine(isRealInstant, { error: 'expected a real calendar date and time' })
+  .meta({
+    description: 'ISO 8601 UTC timestamp with millisecond precision.',
+    examples: ['2024-05-01T12:30:00.000Z'],
+  });
+/** An ISO 8601 UTC timestamp with millisecond precision. */
+export type Timestamp = z.infer<typeof Timestamp>;
+
+/**
+ * An ISO 8601 UTC timestamp with nanosecond precision, as in webhook samples (spec §2.11).
+ * @example "2024-05-01T12:30:00.123456789Z"
+ */
+export const NanoTimestamp = z
+  .string()
+  .regex(NANO_TIMESTAMP_PATTERN, {
+    error:
+      'expected an ISO 8601 UTC timestamp with nanosecond precision, like 2024-05-01T12:30:00.123456789Z',
+  })
+  .refine(isRealInstant, { error: 'expected a real calendar date and time' })
+  .meta({
+    description: 'ISO 8601 UTC timestamp with nanosecond precision.',
+    examples: ['2024-05-01T12:30:00.123456789Z'],
+  });
+/** An ISO 8601 UTC timestamp with nanosecond precision. */
+export type NanoTimestamp = z.infer<typeof NanoTimestamp>;
+
+/**
+ * Formats a Date (or epoch milliseconds) as the API's `<timestamp>`: ISO 8601 UTC, millisecond precision.
+ */
+export function toTimestamp(value: Date | number): Timestamp {
+  return new Date(value).toISOString();
+}
+
+/**
+ * A string value whose known values are listed, read tolerantly: any string passes, and the type
+ * offers the known values for completion (`"a" | "b" | (string & {})`).
+ */
+export type OpenEnum<T extends string> = T | (string & {});
+
+/**
+ * Builds the tolerant (response) schema of a string enumeration: the known values plus any other
+ * string. Its JSON Schema lists the known values.
+ */
+export function openEnum<const T extends readonly [string, ...string[]]>(
+  values: T,
+): z.ZodType<OpenEnum<T[number]>, string> {
+  return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<OpenEnum<T[number]>, string>;
+}
+
+/** Describes a value for an error message without echoing long or sensitive content. */
+export function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') {
+    return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
+  return `an ${typeof value}`;
+}
+
+/**
+ * A member of the `filters` objects that lists accepted values: a non-empty array of strings (any
+ * value matches). An empty array is refused, since it would match nothing and is almost always a bug.
+ */
+export function filterValues<T extends z.ZodType<string>>(value: T) {
+  return z.array(value).min(1, { error: 'expected at least one value; omit the member to not filter on it' });
+}
+
+/** Maximum `pageSize` of the search endpoints (the spec documents none; see `docs/api-semantics.md`). */
+export const MAX_PAGE_SIZE = 500;
+/** Default `pageSize` of the search endpoints. */
+export const DEFAULT_PAGE_SIZE = 25;
+
+/** A non-negative integer query parameter; query strings carry text, so decimal digits are accepted too. */
+function queryInteger(min: number, max?: number) {
+  const number = max === undefined ? z.number().int().min(min) : z.number().int().min(min).max(max);
+  return z.union([
+    number,
+    z
+      .string()
+      .regex(/^(0|[1-9][0-9]{0,15})$/, { error: 'expected a whole number written in decimal digits' })
+      .transform(Number)
+      .pipe(number),
+  ]);
+}
+
+/**
+ * Query parameters of the search endpoints (workspace, run and guardrail search): `page` (zero-based,
+ * default 0) and `pageSize` (1 to {@link MAX_PAGE_SIZE}, default 25). Unknown parameters are refused.
+ */
+export const PageQuery = z.strictObject({
+  page: queryInteger(0).optional().meta({ description: 'Zero-based page number. Default 0.' }),
+  pageSize: queryInteger(1, MAX_PAGE_SIZE)
+    .optional()
+    .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE}. Default ${DEFAULT_PAGE_SIZE}.` }),
+});
+/** Query parameters of the search endpoints, as sent. */
+export type PageQuery = z.input<typeof PageQuery>;
+
+/** An endpoint that takes no query parameters: any parameter is refused. */
+export const NoQuery = z.strictObject({});
+
+/** Sort order: 1 ascending, -1 descending. */
+export const SortOrder = z
+  .union([z.literal(1), z.literal(-1)])
+  .meta({ description: '1 ascending, -1 descending.' });
+/** Sort order: 1 ascending, -1 descending. */
+export type SortOrder = z.infer<typeof SortOrder>;
+
+/** One sort key's direction: `{ order: 1 | -1 }`. */
+export const SortDirection = z.strictObject({ order: SortOrder });
+
+/**
+ * The `sort` member of a search body, for the given sortable field names. Both published forms are
+ * accepted: an array of `{ field: { order } }` objects (earlier keys sort first), or a single object
+ * `{ field: { order }, ... }` (keys in insertion order). Unknown field names are refused, and a field
+ * may appear only once.
+ */
+export function sortSchema<const F extends readonly [string, ...string[]]>(fields: F) {
+  const names = fields.join(', ');
+  const item = z
+    .partialRecord(z.enum(fields, { error: `expected a sortable field: ${names}` }), SortDirection)
+    .refine((value) => Object.keys(value).length > 0, {
+      error: `expected an object naming one of: ${names}`,
+    });
+  return z
+    .union([z.array(item).min(1, { error: 'expected at least one sort key' }), item])
+    .superRefine((value, ctx) => {
+      const seen = new Set<string>();
+      for (const part of Array.isArray(value) ? value : [value]) {
+        for (const key of Object.keys(part)) {
+          if (seen.has(key)) ctx.addIssue({ code: 'custom', message: `sort field "${key}" appears twice` });
+          seen.add(key);
+        }
+      }
+    })
+    .meta({ description: `Sort keys, as an array of { field: { order } } or one object. Fields: ${names}.` });
+}
+
+/** A sort specification for the given field names, in either published form. */
+export type SortSpec<F extends string> =
+  | Partial<Record<F, { order: SortOrder }>>
+  | Array<Partial<Record<F, { order: SortOrder }>>>;
+
+/**
+ * Reads a sort specification (either form) as an ordered list of `[field, order]` pairs.
+ */
+export function sortKeys<F extends string>(sort: SortSpec<F> | undefined): Array<[F, SortOrder]> {
+  if (sort === undefined) return [];
+  const parts = Array.isArray(sort) ? sort : [sort];
+  const keys: Array<[F, SortOrder]> = [];
+  for (const part of parts) {
+    for (const [field, direction] of Object.entries(part) as Array<[F, { order: SortOrder } | undefined]>) {
+      if (direction) keys.push([field, direction.order]);
+    }
+  }
+  return keys;
+}
+
+/**
+ * How a schema reads unknown input: `strict` (requests: unknown members and values are refused) or
+ * `loose` (responses: unknown members and enum values pass, wrong types of known members fail).
+ */
+export type Strictness = 'strict' | 'loose';
+
+/** An object schema that is strict or loose according to `mode`. */
+export type ModeObject<M extends Strictness, S extends z.core.$ZodLooseShape> = M extends 'strict'
+  ? z.ZodObject<S, z.core.$strict>
+  : z.ZodObject<S, z.core.$loose>;
+
+/** Builds an object schema that is strict (requests) or loose (responses) according to `mode`. */
+export function modeObject<M extends Strictness, const S extends z.core.$ZodLooseShape>(
+  mode: M,
+  shape: S,
+): ModeObject<M, S> {
+  return (mode === 'strict' ? z.strictObject(shape) : z.looseObject(shape)) as ModeObject<M, S>;
+}
+
+/** An enumeration that is closed (requests) or open (responses) according to `mode`. */
+export function modeEnum<M extends Strictness, const T extends readonly [string, ...string[]]>(
+  mode: M,
+  values: T,
+): M extends 'strict' ? z.ZodEnum<{ [K in T[number]]: K }> : z.ZodType<OpenEnum<T[number]>, string> {
+  return (mode === 'strict' ? z.enum(values) : openEnum(values)) as never;
+}
+
+/** A `{ include, exclude }` pair of string lists, as in guardrail scope and criteria. */
+export function includeExclude<M extends Strictness>(mode: M) {
+  return modeObject(mode, { include: z.array(z.string()), exclude: z.array(z.string()) });
+}
+/** A `{ include, exclude }` pair of string lists. */
+export interface IncludeExclude {
+  /** Values to include; empty means all. */
+  include: string[];
+  /** Values to exclude; exclusion wins over inclusion. */
+  exclude: string[];
+}
+
+/** An aggregation bucket (spec §2.6): `{ key, doc_count }`. */
+export const AggregationBucket = z.looseObject({
+  key: z.string(),
+  doc_count: z.number().int().min(0),
+});
+/** An aggregation bucket. */
+export type AggregationBucket = z.infer<typeof AggregationBucket>;
