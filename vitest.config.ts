@@ -7,6 +7,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const alias = {
   '@iacm/sdk/contract': here('./packages/sdk/src/contract/index.ts'),
   '@iacm/sdk': here('./packages/sdk/src/index.ts'),
+  '@iacm/mock-server/node': here('./packages/mock-server/src/node.ts'),
   '@iacm/mock-server': here('./packages/mock-server/src/index.ts'),
   '@iacm/webhook-receiver': here('./packages/webhook-receiver/src/index.ts'),
 };

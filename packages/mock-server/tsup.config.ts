@@ -1,12 +1,22 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'es2022',
-  platform: 'neutral',
-  treeshake: true,
-});
+export default defineConfig([
+  {
+    entry: { index: 'src/index.ts', node: 'src/node.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: false,
+    sourcemap: true,
+    target: 'es2022',
+    platform: 'neutral',
+    treeshake: true,
+  },
+  {
+    entry: { cli: 'src/cli.ts' },
+    format: ['esm'],
+    dts: false,
+    sourcemap: true,
+    target: 'es2022',
+    platform: 'node',
+  },
+]);

@@ -1,0 +1,64 @@
+import { HttpResponse, http, type RequestHandler } from 'msw';
+import type { MockResponse } from '../core/http.js';
+import { MockCore, type MockOptions } from '../core/mock.js';
+
+/** Options of {@link createMockServer}. */
+export interface CreateMockServerOptions extends MockOptions {
+  /** Base URL(s) the handlers answer for. Default `http://localhost:4010`. */
+  baseUrl?: string | readonly string[];
+}
+
+/** A mock server for MSW: its handlers, its core and its control plane. */
+export interface MockServer {
+  /** The MSW handlers (one catch-all per base URL): pass them to `setupServer` or `setupWorker`. */
+  handlers: RequestHandler[];
+  /** The base URL(s) the handlers answer for. */
+  baseUrls: string[];
+  /** The transport-free core (call `core.handle` directly if you like). */
+  core: MockCore;
+  /** The control plane: reset, seed, state, accounts, journal, faults, rate limit. */
+  control: MockCore['control'];
+}
+
+/** Converts a core response into a Fetch `Response` (or a network error for a dropped connection). */
+export function toFetchResponse(response: MockResponse): Response {
+  if (response.drop) return HttpResponse.error();
+  const body = response.body === undefined ? null : JSON.stringify(response.body);
+  return new HttpResponse(body, { status: response.status, headers: response.headers });
+}
+
+/** Hands a Fetch `Request` to the core; `basePath` is the base URL's path, stripped from the request path. */
+export async function handleFetchRequest(core: MockCore, request: Request, basePath = ''): Promise<Response> {
+  const url = new URL(request.url);
+  const path =
+    basePath && url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) || '/' : url.pathname;
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  const rawBody = hasBody ? await request.text() : undefined;
+  const response = await core.handle({
+    method: request.method,
+    path,
+    query: url.searchParams,
+    headers: request.headers,
+    ...(rawBody !== undefined ? { rawBody } : {}),
+  });
+  return toFetchResponse(response);
+}
+
+/**
+ * Creates a mock server for MSW: one catch-all handler per base URL over one stateful core.
+ *
+ * @example
+ * const mock = createMockServer({ baseUrl: 'http://localhost:4010', seed: 7 });
+ * const server = setupServer(...mock.handlers);
+ * server.listen();
+ */
+export function createMockServer(options: CreateMockServerOptions = {}): MockServer {
+  const { baseUrl = 'http://localhost:4010', ...coreOptions } = options;
+  const core = new MockCore(coreOptions);
+  const baseUrls = (typeof baseUrl === 'string' ? [baseUrl] : [...baseUrl]).map((u) => u.replace(/\/+$/, ''));
+  const handlers = baseUrls.map((base) => {
+    const basePath = new URL(base).pathname.replace(/\/+$/, '');
+    return http.all(`${base}/*`, ({ request }) => handleFetchRequest(core, request, basePath));
+  });
+  return { handlers, baseUrls, core, control: core.control };
+}

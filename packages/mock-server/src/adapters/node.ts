@@ -1,0 +1,149 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MockResponse } from '../core/http.js';
+import { MockCore, type MockOptions } from '../core/mock.js';
+
+/** Options of {@link listen}. */
+export interface ListenOptions extends MockOptions {
+  /** Port; 0 picks a free one. Default 4010. */
+  port?: number;
+  /** Host to bind. Default `127.0.0.1`. */
+  host?: string;
+  /** Largest API request body, bytes. Default 1 MiB (control-plane bodies may be 256 MiB). */
+  maxBodyBytes?: number;
+  /** Use this core instead of creating one. */
+  core?: MockCore;
+}
+
+/** A running standalone mock server. */
+export interface RunningMockServer {
+  /** The base URL, like `http://127.0.0.1:4010`. */
+  url: string;
+  /** The port it listens on. */
+  port: number;
+  /** The core answering the requests. */
+  core: MockCore;
+  /** The control plane. */
+  control: MockCore['control'];
+  /** The underlying `node:http` server. */
+  server: Server;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+const CONTROL_BODY_LIMIT = 256 * 1024 * 1024;
+
+class BodyTooLarge extends Error {}
+
+function readBody(request: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new BodyTooLarge());
+        request.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, response: MockResponse): void {
+  if (response.drop) {
+    res.socket?.destroy();
+    return;
+  }
+  const body = response.body === undefined ? undefined : JSON.stringify(response.body);
+  res.writeHead(
+    response.status,
+    body === undefined
+      ? response.headers
+      : { ...response.headers, 'content-length': Buffer.byteLength(body) },
+  );
+  res.end(body);
+}
+
+/** Creates the `node:http` request listener of a core (it calls the core directly, no Fetch objects). */
+export function createRequestListener(core: MockCore, maxBodyBytes = 1024 * 1024) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const limit = url.pathname.startsWith('/__mock/') ? CONTROL_BODY_LIMIT : maxBodyBytes;
+      let rawBody: string | undefined;
+      try {
+        rawBody = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, limit);
+      } catch (error) {
+        if (!(error instanceof BodyTooLarge)) throw error;
+        send(res, {
+          status: 413,
+          headers: { 'content-type': 'application/json', connection: 'close' },
+          body: { status: 413, code: 'payload_too_large', message: `the body is larger than ${limit} bytes` },
+        });
+        return;
+      }
+      const response = await core.handle({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        ...(rawBody !== undefined ? { rawBody } : {}),
+      });
+      send(res, response);
+    } catch {
+      if (!res.headersSent) {
+        send(res, {
+          status: 500,
+          headers: { 'content-type': 'application/json' },
+          body: {
+            status: 500,
+            code: 'internal_error',
+            message: 'the mock server failed; this is a bug in @iacm/mock-server',
+          },
+        });
+      } else res.destroy();
+    }
+  };
+}
+
+/**
+ * Starts the standalone mock server on `node:http`.
+ *
+ * @example
+ * const mock = await listen({ port: 0 });
+ * console.log(mock.url); // http://127.0.0.1:<port>
+ * await mock.close();
+ */
+export async function listen(options: ListenOptions = {}): Promise<RunningMockServer> {
+  const { port = 4010, host = '127.0.0.1', maxBodyBytes, core: given, ...coreOptions } = options;
+  const core = given ?? new MockCore(coreOptions);
+  const listener = createRequestListener(core, maxBodyBytes);
+  const server = createServer((req, res) => {
+    void listener(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    port: address.port,
+    core,
+    control: core.control,
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,555 @@
+import {
+  type EndpointDefinition,
+  type EndpointName,
+  type Event,
+  endpointList,
+  type FieldIssue,
+  fieldIssuesFromZod,
+  type IssueLocation,
+  matchPath,
+} from '@iacm/sdk/contract';
+import type { z } from 'zod';
+import { Random } from '../store/random.js';
+import { generateState } from '../store/seed.js';
+import {
+  DEFAULT_SEED,
+  DEFAULT_SIZES,
+  type MockAccount,
+  type MockState,
+  type SeedSizes,
+} from '../store/state.js';
+import { type AccountStore, Store } from '../store/store.js';
+import { type ControlPlane, createControlPlane, type Fault, type JournalEntry } from './control.js';
+import { type HandlerServices, handlers } from './handlers.js';
+import {
+  HttpError,
+  type MockRequest,
+  type MockResponse,
+  readHeader,
+  readQuery,
+  validationError,
+} from './http.js';
+import { constantTimeEqual, TokenSigner } from './jwt.js';
+
+/** Options of a mock server core. */
+export interface MockOptions {
+  /** Seed of the generated data. Default 1. */
+  seed?: number | string;
+  /** Sizes of the generated data (merged with the defaults). */
+  sizes?: Partial<SeedSizes>;
+  /** Start from this snapshot instead of generating data. */
+  state?: MockState;
+  /** Key pair of the primary account, replacing the generated one. */
+  primaryKeys?: { accessKey: string; secretKey: string };
+  /** The clock, epoch milliseconds. Default `Date.now`. */
+  clock?: () => number;
+  /** Lifetime of a login token, seconds. Default 3600. */
+  tokenTtlSeconds?: number;
+  /** How many requests the journal keeps (oldest dropped first). Default 500. */
+  journalLimit?: number;
+  /** A delay added to every API answer, milliseconds. Default 0. */
+  delayMs?: number;
+  /** A rate limit per client address; off by default. `true` is the service's 500 per 60 s. */
+  rateLimit?: boolean | { limit: number; windowSeconds: number };
+}
+
+interface ResolvedRoute {
+  name: EndpointName;
+  definition: EndpointDefinition;
+  params: Record<string, string>;
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-api-key', 'set-cookie']);
+
+/**
+ * The transport-free mock server: a plain request in, a plain response out. Routes through the
+ * contract's endpoint table, validates with the contract's schemas, authenticates, and answers from
+ * an in-memory, per-account store. Adapters (MSW, node:http) are thin layers over {@link MockCore.handle}.
+ */
+export class MockCore {
+  /** The control plane: reset, seed, snapshots, accounts, journal, faults, rate limit. */
+  readonly control: ControlPlane;
+  /** The current indexed state. */
+  store!: Store;
+
+  readonly #options: MockOptions;
+  readonly #signer: TokenSigner;
+  readonly #cursorSigner: TokenSigner;
+  #random!: Random;
+  #baseline: { seed: number | string; sizes: SeedSizes } | { snapshot: string };
+  #requestCount = 0;
+  readonly #journal: JournalEntry[] = [];
+  readonly #faults: Fault[] = [];
+  #rateLimit: { limit: number; windowMs: number } | undefined;
+  readonly #hits = new Map<string, number[]>();
+
+  /** Creates a core with its seeded state. */
+  constructor(options: MockOptions = {}) {
+    this.#options = options;
+    const secretSource = new Random(`jwt:${String(options.seed ?? DEFAULT_SEED)}:${Math.random()}`);
+    this.#signer = new TokenSigner(secretSource.hex(64));
+    this.#cursorSigner = new TokenSigner(secretSource.hex(64));
+    this.#baseline = options.state
+      ? { snapshot: JSON.stringify(options.state) }
+      : { seed: options.seed ?? DEFAULT_SEED, sizes: { ...DEFAULT_SIZES, ...options.sizes } };
+    this.#rateLimit = resolveRateLimit(options.rateLimit);
+    this.#load();
+    this.control = createControlPlane(this, {
+      journal: this.#journal,
+      faults: this.#faults,
+      reset: () => this.#load(),
+      reseed: (seed, sizes) => {
+        this.#baseline = { seed, sizes: { ...DEFAULT_SIZES, ...sizes } };
+        this.#load();
+      },
+      setState: (state) => {
+        this.#install(state);
+      },
+      setRateLimit: (limit) => {
+        this.#rateLimit = limit;
+        this.#hits.clear();
+      },
+      rateLimit: () => this.#rateLimit,
+    });
+  }
+
+  /** The current time of the mock's clock, epoch milliseconds. */
+  now(): number {
+    return (this.#options.clock ?? Date.now)();
+  }
+
+  /** The accounts and their key pairs (the primary account first). */
+  accounts(): MockAccount[] {
+    return [...this.store.accounts.values()].map((a) => ({ ...a.account }));
+  }
+
+  #load(): void {
+    if ('snapshot' in this.#baseline) {
+      this.#install(JSON.parse(this.#baseline.snapshot) as MockState);
+      return;
+    }
+    const state = generateState({ seed: this.#baseline.seed, sizes: this.#baseline.sizes });
+    const primary = state.accounts[0];
+    if (primary && this.#options.primaryKeys) {
+      primary.account = { ...primary.account, ...this.#options.primaryKeys };
+    }
+    this.#install(state);
+  }
+
+  #install(state: MockState): void {
+    this.store = new Store(state);
+    this.#random = new Random(`runtime:${String(state.seed)}`);
+  }
+
+  /** The services handlers use. */
+  readonly #services: HandlerServices = {
+    now: () => this.now(),
+    newId: () => {
+      for (;;) {
+        const id = this.#random.hex(24);
+        if (!this.#idTaken(id)) return id;
+      }
+    },
+    login: async (accessKey, secretKey) => {
+      let match: AccountStore | undefined;
+      for (const account of this.store.accounts.values()) {
+        // Compare every account's pair so the time taken does not tell which key was wrong.
+        const [a, s] = await Promise.all([
+          constantTimeEqual(accessKey, account.account.accessKey),
+          constantTimeEqual(secretKey, account.account.secretKey),
+        ]);
+        if (a && s) match = account;
+      }
+      if (!match)
+        throw new HttpError(
+          401,
+          'invalid_credentials',
+          'the access key and secret key do not match any account',
+        );
+      const iat = Math.floor(this.now() / 1000);
+      const exp = iat + (this.#options.tokenTtlSeconds ?? 3600);
+      const accessToken = await this.#signer.sign({
+        sub: match.account.id,
+        iat,
+        exp,
+        jti: this.#random.hex(16),
+      });
+      return { accessToken, expiresAt: exp, tokenType: 'Bearer' };
+    },
+    encodeCursor: async (hash: string, last: Event) => {
+      // A JWT-shaped token: signed, so any change is detected; bound to the query's hash.
+      return this.#cursorSigner.sign({
+        sub: `${hash}|${last.event_timestamp}|${last.id}`,
+        iat: 0,
+        exp: 4102444800,
+        jti: 'c',
+      });
+    },
+    decodeCursor: async (token: string, hash: string) => {
+      const result = await this.#cursorSigner.verify(token, 0);
+      const [tokenHash, timestamp, id] = 'claims' in result ? result.claims.sub.split('|') : [];
+      if (!tokenHash || !timestamp || !id) {
+        throw invalid(
+          'body',
+          'continuationToken',
+          'body.continuationToken: this token was not issued by this server or was altered; send back the token of the previous page unchanged',
+        );
+      }
+      if (tokenHash !== hash) {
+        throw invalid(
+          'body',
+          'continuationToken',
+          'body.continuationToken: this token belongs to a different query; send it with the same query (filters, time window, search text) as the page it came from',
+        );
+      }
+      return { timestamp, id };
+    },
+  };
+
+  #idTaken(id: string): boolean {
+    for (const account of this.store.accounts.values()) {
+      if (account.workspaces.get(id) || account.rules.has(id) || account.notifications.has(id)) return true;
+    }
+    return false;
+  }
+
+  /** Handles one request and never throws: every failure becomes an error answer. */
+  async handle(request: MockRequest): Promise<MockResponse> {
+    const started = this.now();
+    const requestId = `req_${String(++this.#requestCount).padStart(10, '0')}`;
+    let response: MockResponse;
+    try {
+      response = await this.#handle(request, requestId);
+    } catch (error) {
+      response = errorResponse(error, requestId);
+    }
+    response.headers['x-request-id'] = requestId;
+    this.#record(request, response, requestId, started);
+    return response;
+  }
+
+  async #handle(request: MockRequest, requestId: string): Promise<MockResponse> {
+    const method = request.method.toUpperCase();
+    const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
+    if (path === '/__mock' || path.startsWith('/__mock/')) {
+      const body = parseBody(request);
+      return this.control.handle(method, path, readQuery(request.query), body, requestId);
+    }
+
+    const fault = this.#takeFault(method, path);
+    if (fault?.delayMs) await sleep(fault.delayMs);
+    if (fault?.drop) return { status: 0, headers: {}, body: undefined, drop: true };
+    if (fault?.status !== undefined) {
+      const body =
+        fault.body !== undefined
+          ? fault.body
+          : {
+              status: fault.status,
+              code: codeFor(fault.status),
+              message: `fault injected by the mock's control plane (status ${fault.status})`,
+              requestId,
+            };
+      return {
+        status: fault.status,
+        headers: { 'content-type': 'application/json', ...lower(fault.headers) },
+        body,
+      };
+    }
+
+    this.#checkRateLimit(request);
+    if (this.#options.delayMs) await sleep(this.#options.delayMs);
+
+    const route = resolve(method, path);
+    const { definition } = route;
+    const account = definition.auth ? await this.#authenticate(request) : undefined;
+    const body = parseBody(request);
+    const issues: FieldIssue[] = [];
+    const params = definition.params ? check(definition.params, route.params, 'path', issues) : {};
+    const query = check(definition.query, readQuery(request.query), 'query', issues) as Record<
+      string,
+      unknown
+    >;
+    let input: unknown;
+    if (definition.body === undefined) {
+      if (body !== undefined && !(isObject(body) && Object.keys(body).length === 0)) {
+        issues.push({
+          location: 'body',
+          path: '',
+          message: `body: ${method} ${definition.path} takes no body`,
+        });
+      }
+    } else if (body === undefined && definition.bodyRequired) {
+      issues.push({
+        location: 'body',
+        path: '',
+        message: `body: ${method} ${definition.path} needs a JSON body`,
+      });
+    } else {
+      input = check(definition.body, body ?? {}, 'body', issues);
+    }
+    if (issues.length > 0) throw validationError(issues);
+    const result = await handlers[route.name]({
+      account,
+      params: params as Record<string, string>,
+      query,
+      body: input,
+      services: this.#services,
+    });
+    if (definition.successStatus === 204) return { status: 204, headers: {}, body: undefined };
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: result };
+  }
+
+  async #authenticate(request: MockRequest): Promise<AccountStore> {
+    const header = readHeader(request.headers, 'authorization');
+    if (header === undefined) {
+      throw new HttpError(
+        401,
+        'unauthorized',
+        'missing Authorization header; send "Authorization: Bearer <token>" with a token from POST /v2/login',
+        {
+          headers: { 'www-authenticate': 'Bearer' },
+        },
+      );
+    }
+    const match = /^Bearer +([^\s]+)$/i.exec(header.trim());
+    if (!match) {
+      throw new HttpError(401, 'unauthorized', 'malformed Authorization header; expected "Bearer <token>"', {
+        headers: { 'www-authenticate': 'Bearer error="invalid_request"' },
+      });
+    }
+    const result = await this.#signer.verify(match[1] as string, Math.floor(this.now() / 1000));
+    if ('problem' in result) {
+      const expired = result.problem === 'expired';
+      throw new HttpError(
+        401,
+        expired ? 'token_expired' : 'unauthorized',
+        expired
+          ? 'the bearer token has expired; log in again with POST /v2/login'
+          : 'the bearer token is not valid (malformed or not signed by this server); log in with POST /v2/login',
+        { headers: { 'www-authenticate': `Bearer error="invalid_token"` } },
+      );
+    }
+    const account = this.store.accounts.get(result.claims.sub);
+    if (!account) {
+      throw new HttpError(
+        401,
+        'unauthorized',
+        'the bearer token names an account this server does not have (was the state reset?)',
+        {
+          headers: { 'www-authenticate': `Bearer error="invalid_token"` },
+        },
+      );
+    }
+    return account;
+  }
+
+  #takeFault(method: string, path: string): Fault | undefined {
+    const index = this.#faults.findIndex(
+      (f) => (f.method === undefined || f.method === method) && globMatch(f.path, path),
+    );
+    const fault = this.#faults[index];
+    if (!fault) return undefined;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.#faults.splice(index, 1);
+    return fault;
+  }
+
+  #checkRateLimit(request: MockRequest): void {
+    const limit = this.#rateLimit;
+    if (!limit) return;
+    const client = readHeader(request.headers, 'x-forwarded-for')?.split(',')[0]?.trim() || 'local';
+    const now = this.now();
+    const hits = (this.#hits.get(client) ?? []).filter((t) => t > now - limit.windowMs);
+    if (hits.length >= limit.limit) {
+      const retryAfter = Math.max(1, Math.ceil(((hits[0] as number) + limit.windowMs - now) / 1000));
+      this.#hits.set(client, hits);
+      throw new HttpError(
+        429,
+        'rate_limited',
+        `rate limit of ${limit.limit} requests per ${limit.windowMs / 1000} s exceeded; retry after ${retryAfter} s`,
+        {
+          headers: { 'retry-after': String(retryAfter) },
+        },
+      );
+    }
+    hits.push(now);
+    this.#hits.set(client, hits);
+  }
+
+  #record(request: MockRequest, response: MockResponse, requestId: string, started: number): void {
+    const limit = this.#options.journalLimit ?? 500;
+    if (limit <= 0) return;
+    const headers: Record<string, string> = {};
+    const source =
+      request.headers instanceof Headers ? Object.fromEntries(request.headers) : (request.headers ?? {});
+    for (const [name, value] of Object.entries(source)) {
+      if (value === undefined) continue;
+      const key = name.toLowerCase();
+      headers[key] = SECRET_HEADERS.has(key)
+        ? '[redacted]'
+        : typeof value === 'string'
+          ? value
+          : value.join(', ');
+    }
+    let body: unknown;
+    try {
+      body = redactBody(parseBody(request));
+    } catch {
+      body = '[not JSON]';
+    }
+    this.#journal.push({
+      id: requestId,
+      time: new Date(started).toISOString(),
+      method: request.method.toUpperCase(),
+      path: request.path,
+      query: readQuery(request.query),
+      headers,
+      body,
+      status: response.drop ? 0 : response.status,
+      durationMs: Math.max(0, this.now() - started),
+      ...(response.drop ? { dropped: true } : {}),
+    });
+    if (this.#journal.length > limit) this.#journal.splice(0, this.#journal.length - limit);
+  }
+}
+
+/** Keys of bodies whose values are credentials: replaced in the journal. */
+const SECRET_KEYS = /^(accessKey|secretKey|password|token|accessToken|authorization|secret|credentials)$/i;
+
+function redactBody(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(redactBody);
+  if (!isObject(body)) return body;
+  return Object.fromEntries(
+    Object.entries(body).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '[redacted]' : redactBody(v)]),
+  );
+}
+
+function resolveRateLimit(option: MockOptions['rateLimit']): { limit: number; windowMs: number } | undefined {
+  if (!option) return undefined;
+  if (option === true) return { limit: 500, windowMs: 60_000 };
+  return { limit: option.limit, windowMs: option.windowSeconds * 1000 };
+}
+
+function resolve(method: string, path: string): ResolvedRoute {
+  const candidates: Array<ResolvedRoute & { literal: number }> = [];
+  for (const definition of endpointList) {
+    const params = matchPath(definition.path, path);
+    if (!params) continue;
+    const literal = definition.path.split('/').filter((part) => !part.startsWith('{')).length;
+    candidates.push({ name: definition.name as EndpointName, definition, params, literal });
+  }
+  if (candidates.length === 0) {
+    throw new HttpError(
+      404,
+      'route_not_found',
+      `no endpoint at ${truncate(path)}; see docs/api-semantics.md for the API's paths`,
+    );
+  }
+  const best = Math.max(...candidates.map((c) => c.literal));
+  const specific = candidates.filter((c) => c.literal === best);
+  const hit = specific.find((c) => c.definition.method === method);
+  if (hit) return hit;
+  const allow = [...new Set(specific.map((c) => c.definition.method))].join(', ');
+  throw new HttpError(
+    405,
+    'method_not_allowed',
+    `${method} is not allowed on ${truncate(path)}; allowed: ${allow}`,
+    {
+      headers: { allow },
+    },
+  );
+}
+
+function truncate(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/** Parses `input`; on failure adds its field issues to `issues` (so one answer names every bad field). */
+function check(schema: z.ZodType, input: unknown, location: IssueLocation, issues: FieldIssue[]): unknown {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  issues.push(...fieldIssuesFromZod(result.error, location, input));
+  return undefined;
+}
+
+function invalid(location: IssueLocation, path: string, message: string): HttpError {
+  return validationError([{ location, path, message }]);
+}
+
+function parseBody(request: MockRequest): unknown {
+  if (request.rawBody === undefined) return request.body;
+  const contentType = readHeader(request.headers, 'content-type');
+  if (request.rawBody.trim() === '') return undefined;
+  if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      `expected a JSON body with Content-Type: application/json, received Content-Type: ${truncate(contentType)}`,
+    );
+  }
+  try {
+    return JSON.parse(request.rawBody);
+  } catch (error) {
+    throw new HttpError(400, 'invalid_json', `the body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function errorResponse(error: unknown, requestId: string): MockResponse {
+  if (error instanceof HttpError) {
+    const body: Record<string, unknown> = {
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      requestId,
+    };
+    if (error.issues) body.issues = error.issues;
+    return { status: error.status, headers: { 'content-type': 'application/json', ...error.headers }, body };
+  }
+  return {
+    status: 500,
+    headers: { 'content-type': 'application/json' },
+    body: {
+      status: 500,
+      code: 'internal_error',
+      message: 'the mock server failed; this is a bug in @iacm/mock-server',
+      requestId,
+    },
+  };
+}
+
+function codeFor(status: number): string {
+  const codes: Record<number, string> = {
+    400: 'validation_failed',
+    401: 'unauthorized',
+    403: 'forbidden',
+    404: 'not_found',
+    408: 'request_timeout',
+    409: 'conflict',
+    422: 'unprocessable_entity',
+    429: 'rate_limited',
+    503: 'service_unavailable',
+  };
+  return codes[status] ?? (status >= 500 ? 'internal_error' : 'fault');
+}
+
+function lower(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function globMatch(pattern: string, path: string): boolean {
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
+  return regex.test(path);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,96 @@
+import type { Event, GuardrailRule, WorkspaceRun, WorkspaceSummary } from '@iacm/sdk/contract';
+import { Collection } from '../query/collection.js';
+import type { AccountState, MockAccount, MockState, NotificationConfig } from './state.js';
+
+/** Sortable fields of workspaces, by the spec's sort names (and the default `lastRunTime`). */
+export const WORKSPACE_SORTS = {
+  lastRunTime: (w: WorkspaceSummary) => w.lastRunTime ?? undefined,
+  workspaceName: (w: WorkspaceSummary) => w.workspaceName,
+  repository: (w: WorkspaceSummary) => w.repo,
+  terraformVersion: (w: WorkspaceSummary) => w.iacTypeVersion ?? undefined,
+  lastRunStatus: (w: WorkspaceSummary) => w.lastRunStatus?.description,
+  ciTool: (w: WorkspaceSummary) => w.runnerType,
+} as const;
+
+/** Sortable fields of events: newest first is the only order the event center offers. */
+export const EVENT_SORTS = {
+  event_timestamp: (e: Event) => e.event_timestamp,
+} as const;
+
+/** One account's records, indexed for the queries. */
+export class AccountStore {
+  /** The account. */
+  readonly account: MockAccount;
+  /** Workspaces, with sorted indexes on every sortable field. */
+  readonly workspaces: Collection<WorkspaceSummary>;
+  /** Runs by workspace id (a workspace has few runs; they are sorted per request). */
+  readonly runs = new Map<string, WorkspaceRun[]>();
+  /** Guardrail rules by id. */
+  readonly rules = new Map<string, GuardrailRule>();
+  /** Notification configurations by id. */
+  readonly notifications = new Map<string, NotificationConfig>();
+  /** Events, with a sorted index on the timestamp. */
+  readonly events: Collection<Event>;
+  /** IaC explorer records (read-only through the API). */
+  readonly explorer: Pick<AccountState, 'stacks' | 'backends' | 'modules' | 'repositories'>;
+
+  /** Indexes one account's state. */
+  constructor(state: AccountState) {
+    this.account = state.account;
+    this.workspaces = new Collection<WorkspaceSummary>(WORKSPACE_SORTS, state.workspaces);
+    for (const run of state.runs) {
+      const list = this.runs.get(run.workspaceId);
+      if (list) list.push(run);
+      else this.runs.set(run.workspaceId, [run]);
+    }
+    for (const rule of state.rules) this.rules.set(rule.id, rule);
+    for (const notification of state.notifications) this.notifications.set(notification.id, notification);
+    this.events = new Collection<Event>(EVENT_SORTS, state.events);
+    this.explorer = {
+      stacks: state.stacks,
+      backends: state.backends,
+      modules: state.modules,
+      repositories: state.repositories,
+    };
+  }
+
+  /** The account's state as plain JSON-ready data. */
+  toState(): AccountState {
+    return {
+      account: this.account,
+      workspaces: [...this.workspaces.values()],
+      runs: [...this.runs.values()].flat(),
+      rules: [...this.rules.values()],
+      notifications: [...this.notifications.values()],
+      stacks: this.explorer.stacks,
+      backends: this.explorer.backends,
+      modules: this.explorer.modules,
+      repositories: this.explorer.repositories,
+      events: [...this.events.values()],
+    };
+  }
+}
+
+/** The whole mock state, indexed: one {@link AccountStore} per account. */
+export class Store {
+  /** The accounts' stores by account id. */
+  readonly accounts = new Map<string, AccountStore>();
+  /** The seed and sizes the state came from. */
+  readonly origin: Pick<MockState, 'seed' | 'sizes'>;
+
+  /** Indexes a state. The state's records are taken over, not copied. */
+  constructor(state: MockState) {
+    this.origin = { seed: state.seed, sizes: state.sizes };
+    for (const account of state.accounts) this.accounts.set(account.account.id, new AccountStore(account));
+  }
+
+  /** The state as plain JSON-ready data (a snapshot). */
+  toState(): MockState {
+    return {
+      version: 1,
+      seed: this.origin.seed,
+      sizes: this.origin.sizes,
+      accounts: [...this.accounts.values()].map((a) => a.toState()),
+    };
+  }
+}

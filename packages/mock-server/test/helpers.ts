@@ -1,0 +1,69 @@
+import { ErrorBody } from '@iacm/sdk/contract';
+import { expect } from 'vitest';
+import type { MockResponse } from '../src/core/http.js';
+import { MockCore, type MockOptions } from '../src/core/mock.js';
+
+/** A request as tests write it. */
+export interface Call {
+  body?: unknown;
+  rawBody?: string;
+  query?: Record<string, string | string[]>;
+  token?: string | null | undefined;
+  headers?: Record<string, string>;
+}
+
+/** A core with a clock tests can move, logged in as the primary and the second account. */
+export async function setup(options: MockOptions = {}) {
+  let now = Date.UTC(2026, 0, 15, 12, 0, 0, 0);
+  const core = new MockCore({ clock: () => now, ...options });
+  const [primary, other] = core.accounts();
+  if (!primary || !other) throw new Error('expected at least two accounts');
+  const login = async (account: { accessKey: string; secretKey: string }) => {
+    const res = await core.handle({
+      method: 'POST',
+      path: '/v2/login',
+      body: { accessKey: account.accessKey, secretKey: account.secretKey },
+    });
+    expect(res.status).toBe(200);
+    return (res.body as { accessToken: string }).accessToken;
+  };
+  const token = await login(primary);
+  const otherToken = await login(other);
+  const call = (method: string, path: string, init: Call = {}): Promise<MockResponse> => {
+    const headers: Record<string, string> = { ...init.headers };
+    const bearer = init.token === undefined ? token : init.token;
+    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+    return core.handle({
+      method,
+      path,
+      headers,
+      ...(init.query ? { query: init.query } : {}),
+      ...(init.body !== undefined ? { body: init.body } : {}),
+      ...(init.rawBody !== undefined ? { rawBody: init.rawBody } : {}),
+    });
+  };
+  return {
+    core,
+    primary,
+    other,
+    token,
+    otherToken,
+    login,
+    call,
+    advance: (ms: number) => {
+      now += ms;
+    },
+    now: () => now,
+  };
+}
+
+/** Asserts an error answer: the status, the code, the one error shape, and the request id. */
+export function expectError(res: MockResponse, status: number, code: string): ErrorBody {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  const body = ErrorBody.parse(res.body);
+  expect(body.code).toBe(code);
+  expect(body.status).toBe(status);
+  expect(body.requestId).toBe(res.headers['x-request-id']);
+  expect(res.headers['content-type']).toBe('application/json');
+  return body;
+}
