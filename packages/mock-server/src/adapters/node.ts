@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MockResponse } from '../core/http.js';
+import { internalErrorResponse, type MockResponse } from '../core/http.js';
 import { MockCore, type MockOptions } from '../core/mock.js';
 
 /** Options of {@link listen}. */
@@ -96,15 +96,7 @@ export function createRequestListener(core: MockCore, maxBodyBytes = 1024 * 1024
       send(res, response);
     } catch {
       if (!res.headersSent) {
-        send(res, {
-          status: 500,
-          headers: { 'content-type': 'application/json' },
-          body: {
-            status: 500,
-            code: 'internal_error',
-            message: 'the mock server failed; this is a bug in @iacm/mock-server',
-          },
-        });
+        send(res, internalErrorResponse());
       } else res.destroy();
     }
   };

@@ -177,6 +177,34 @@ function sortWith<T extends { id: string }>(
   );
 }
 
+/** A search over a small set (a workspace's runs, the rules): filter, sort per request, page, project. */
+function searchList<T extends { id: string }>(
+  ctx: HandlerContext,
+  records: Iterable<T>,
+  body: {
+    filters?: unknown;
+    searchValue?: string | undefined;
+    sort?: Parameters<typeof sortKeys>[0];
+    projection?: readonly string[] | undefined;
+  },
+  spec: {
+    filters: FilterSpec<T>;
+    text: (record: T) => ReadonlyArray<string | undefined | null>;
+    sorts: Record<string, (record: T) => SortValue>;
+    fallback: [string, 1 | -1];
+  },
+): Array<Partial<T>> {
+  const filter = allOf(
+    filterPredicate(spec.filters, body.filters as Record<string, unknown> | undefined),
+    textPredicate<T>(body.searchValue, spec.text),
+  );
+  const matches = [...records].filter((r) => !filter || filter(r));
+  const { offset, limit } = paging(ctx);
+  return pageOf(matches, sortWith(spec.sorts, body.sort, spec.fallback), offset, limit).map((r) =>
+    project(r, body.projection),
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // IaC explorer
 
@@ -356,36 +384,22 @@ export const handlers: Record<EndpointName, Handler> = {
   'workspaces.runs.search': (ctx) => {
     const account = accountOf(ctx);
     const workspace = findWorkspace(account, ctx.params.workspaceId as string);
-    const body = ctx.body as RunSearchBody;
-    const filter = allOf(
-      filterPredicate(runFilters, body.filters as Record<string, unknown> | undefined),
-      textPredicate<WorkspaceRun>(body.searchValue, (r) => [
-        r.runName,
-        r.title,
-        r.branch,
-        r.commitId,
-        r.runId,
-      ]),
-    );
-    const runs = (account.runs.get(workspace.id) ?? []).filter((r) => !filter || filter(r));
-    const { offset, limit } = paging(ctx);
-    return pageOf(runs, sortWith(runSorts, body.sort, ['updatedAt', -1]), offset, limit).map((r) =>
-      project(r, body.projection),
-    );
+    return searchList(ctx, account.runs.get(workspace.id) ?? [], ctx.body as RunSearchBody, {
+      filters: runFilters,
+      text: (r) => [r.runName, r.title, r.branch, r.commitId, r.runId],
+      sorts: runSorts,
+      fallback: ['updatedAt', -1],
+    });
   },
 
   'guardrails.search': (ctx) => {
     const account = accountOf(ctx);
-    const body = ctx.body as GuardrailSearchBody;
-    const filter = allOf(
-      filterPredicate(guardrailFilters, body.filters as Record<string, unknown> | undefined),
-      textPredicate<GuardrailRule>(body.searchValue, (r) => [r.name]),
-    );
-    const rules = [...account.rules.values()].filter((r) => !filter || filter(r));
-    const { offset, limit } = paging(ctx);
-    return pageOf(rules, sortWith(guardrailSorts, body.sort, ['createdAt', -1]), offset, limit).map((r) =>
-      project(r, body.projection),
-    );
+    return searchList(ctx, account.rules.values(), ctx.body as GuardrailSearchBody, {
+      filters: guardrailFilters,
+      text: (r) => [r.name],
+      sorts: guardrailSorts,
+      fallback: ['createdAt', -1],
+    });
   },
 
   'guardrails.create': (ctx) => {

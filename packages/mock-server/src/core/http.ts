@@ -95,3 +95,17 @@ export function readQuery(query: MockRequest['query']): Record<string, string | 
   }
   return out;
 }
+
+/** The 500 answer of a bug in the mock (never caused by client input; the fuzz tests check that). */
+export function internalErrorResponse(requestId?: string): MockResponse {
+  return {
+    status: 500,
+    headers: { 'content-type': 'application/json' },
+    body: {
+      status: 500,
+      code: 'internal_error',
+      message: 'the mock server failed; this is a bug in @iacm/mock-server',
+      ...(requestId ? { requestId } : {}),
+    },
+  };
+}

@@ -23,6 +23,7 @@ import { type ControlPlane, createControlPlane, type Fault, type JournalEntry } 
 import { type HandlerServices, handlers } from './handlers.js';
 import {
   HttpError,
+  internalErrorResponse,
   type MockRequest,
   type MockResponse,
   readHeader,
@@ -505,16 +506,7 @@ function errorResponse(error: unknown, requestId: string): MockResponse {
     if (error.issues) body.issues = error.issues;
     return { status: error.status, headers: { 'content-type': 'application/json', ...error.headers }, body };
   }
-  return {
-    status: 500,
-    headers: { 'content-type': 'application/json' },
-    body: {
-      status: 500,
-      code: 'internal_error',
-      message: 'the mock server failed; this is a bug in @iacm/mock-server',
-      requestId,
-    },
-  };
+  return internalErrorResponse(requestId);
 }
 
 function codeFor(status: number): string {

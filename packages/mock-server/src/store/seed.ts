@@ -35,6 +35,7 @@ import type {
   WorkspaceRun,
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
+import { STACK_STATUSES } from '@iacm/sdk/contract';
 import { Random } from './random.js';
 import {
   type AccountState,
@@ -565,16 +566,6 @@ const STACK_STATUS_TABLE = new Weighted<StackStatus>([
   ['not_supported', 1],
   ['corrupted', 2],
 ]);
-const STACK_STATUSES_ALL: StackStatus[] = [
-  'contains_drifts',
-  'contains_ghosts',
-  'active',
-  'scanning',
-  'empty',
-  'unavailable',
-  'not_supported',
-  'corrupted',
-];
 
 const MODULES: Readonly<
   Record<CloudProvider, ReadonlyArray<readonly [name: string, source: string, version: string]>>
@@ -1900,7 +1891,7 @@ class AccountGenerator {
         case 'iac_status_change': {
           const stackIndex = rng.int(0, stacks.length - 1);
           const stack = stacks[stackIndex] as StackInfo;
-          const to = rng.chance(0.6) ? STACK_STATUSES_ALL.indexOf(stack.status) : rng.int(0, 7);
+          const to = rng.chance(0.6) ? STACK_STATUSES.indexOf(stack.status) : rng.int(0, 7);
           let from = rng.int(0, 7);
           if (from === to) from = (to + 1 + rng.int(0, 6)) % 8;
           const key = 2 + ((stackIndex * 8 + from) * 8 + to) * LIST_KINDS;
@@ -1909,8 +1900,8 @@ class AccountGenerator {
             attributes = frozenList([
               attribute('stackId', stack.id),
               attribute('stackName', stack.owner.name),
-              attribute('from', STACK_STATUSES_ALL[from] as string),
-              attribute('to', STACK_STATUSES_ALL[to] as string),
+              attribute('from', STACK_STATUSES[from] as string),
+              attribute('to', STACK_STATUSES[to] as string),
             ]);
             lists.set(key, attributes);
           }
