@@ -9,6 +9,7 @@ const alias = {
   '@iacm/sdk': here('./packages/sdk/src/index.ts'),
   '@iacm/mock-server/node': here('./packages/mock-server/src/node.ts'),
   '@iacm/mock-server': here('./packages/mock-server/src/index.ts'),
+  '@iacm/webhook-receiver/node': here('./packages/webhook-receiver/src/node.ts'),
   '@iacm/webhook-receiver': here('./packages/webhook-receiver/src/index.ts'),
 };
 

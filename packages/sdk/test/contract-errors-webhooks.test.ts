@@ -122,3 +122,16 @@ describe('webhook payload', () => {
     expect(WebhookTestDelivery.safeParse({ message: 'x' }).success).toBe(false);
   });
 });
+
+describe('field issues never echo credentials', () => {
+  it('describes a short value of a credential-like member by its length only', () => {
+    const issues = fieldIssuesFromZod(
+      LoginBody.safeParse({ accessKey: 'ak', secretKey: 'hunter2', password: 'pw-123' }).error as never,
+      'body',
+      { accessKey: 'ak', secretKey: 'hunter2', password: 'pw-123' },
+    );
+    expect(issues.map((i) => i.path)).toEqual(['password']);
+    expect(JSON.stringify(issues)).not.toContain('pw-123');
+    expect(issues[0]?.received).toBe('a string of 6 characters');
+  });
+});

@@ -82,6 +82,23 @@ export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
+/** Member names whose values are credentials: their content is never described, only their kind and length. */
+const SECRET_MEMBER = /key|secret|password|token|authori[sz]ation|credential/i;
+
+function isSecretPath(path: ReadonlyArray<PropertyKey>): boolean {
+  return path.some((part) => typeof part === 'string' && SECRET_MEMBER.test(part));
+}
+
+function describeSafely(value: unknown, path: ReadonlyArray<PropertyKey>): string {
+  if (typeof value === 'string' && isSecretPath(path)) return `a string of ${value.length} characters`;
+  return describe(value);
+}
+
+/** Describes a value by its kind only (an unknown member may hold anything, a misplaced credential too). */
+function describeKind(value: unknown): string {
+  return typeof value === 'string' ? `a string of ${value.length} characters` : describe(value);
+}
+
 function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   let current = root;
   for (const part of path) {
@@ -117,7 +134,8 @@ function expectedOf(issue: z.core.$ZodIssue): string | undefined {
 /**
  * Turns a zod error into field issues: one per problem, each naming the field (its location and
  * dotted path), what was expected and what came. Members a strict schema does not know are reported
- * one by one. Values are described, not echoed, when long.
+ * one by one. Values are described, not echoed, when long, when the member looks like a credential
+ * (`secretKey`, `password`, `token`, ...) or when the member is unknown.
  * @param error the zod error of parsing `input`.
  * @param location which part of the request `input` is.
  * @param input the value that was parsed, to describe what came.
@@ -135,7 +153,7 @@ export function fieldIssuesFromZod(error: z.ZodError, location: IssueLocation, i
             path: where,
             message: `${location}${where ? `.${where}` : ''}: unknown member "${key}"; expected only documented members`,
             expected: 'only documented members',
-            received: describe(valueAt(input, [...path, key])),
+            received: describeKind(valueAt(input, [...path, key])),
           });
         }
         continue;
@@ -149,7 +167,7 @@ export function fieldIssuesFromZod(error: z.ZodError, location: IssueLocation, i
         }
       }
       const where = formatIssuePath(path);
-      const received = describe(valueAt(input, path));
+      const received = describeSafely(valueAt(input, path), path);
       const expected = expectedOf(issue);
       const label = `${location}${where ? `.${where}` : ''}`;
       const base =

@@ -25,12 +25,12 @@ import {
 /** Builds the guardrail rule parts, strict (request bodies) or loose (responses). */
 function guardrailParts<M extends Strictness>(mode: M) {
   const list = includeExclude(mode);
-  const severity =
-    mode === 'strict'
-      ? z.union([z.literal(1), z.literal(2), z.literal(3)], {
-          error: 'expected 1 (flexible), 2 (strict) or 3 (warning)',
-        })
-      : z.number().int();
+  const strictSeverity = z.union([z.literal(1), z.literal(2), z.literal(3)], {
+    error: 'expected 1 (flexible), 2 (strict) or 3 (warning)',
+  });
+  const severity = (mode === 'strict' ? strictSeverity : z.number().int()) as M extends 'strict'
+    ? typeof strictSeverity
+    : z.ZodNumber;
   const scope = modeObject(mode, {
     workspaces: list,
     repositories: list,

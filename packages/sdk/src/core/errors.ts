@@ -1,0 +1,220 @@
+import type { ErrorBody, FieldIssue } from '../contract/errors.js';
+
+/**
+ * The root of every error the SDK throws. Catch this to catch them all; check `instanceof` a
+ * subclass (or `status`/`code` of an {@link APIError}) to branch.
+ *
+ * No error carries a credential: request headers are never kept, and the messages describe values
+ * rather than echo them.
+ */
+export class IacmError extends Error {
+  /** Creates an error; `cause` is kept as the standard `cause`. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+
+  /** A plain object for logs and `JSON.stringify`: name, message and the error's own safe fields. */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, message: this.message };
+  }
+}
+
+/** A request failed the contract before it was sent: nothing left the client. */
+export class RequestValidationError extends IacmError {
+  /** The endpoint, like `workspaces.search`. */
+  readonly endpoint: string;
+  /** Every bad field, each with its location, path, what was expected and what came. */
+  readonly issues: FieldIssue[];
+
+  /** Creates the error. */
+  constructor(endpoint: string, issues: FieldIssue[], message: string) {
+    super(`${endpoint}: ${message}`);
+    this.endpoint = endpoint;
+    this.issues = issues;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), endpoint: this.endpoint, issues: this.issues };
+  }
+}
+
+/** An answer broke the contract (wrong type of a known member, missing required member...). */
+export class ResponseValidationError extends IacmError {
+  /** The endpoint, like `workspaces.search`. */
+  readonly endpoint: string;
+  /** The request id of the answer, when it had one. */
+  readonly requestId: string | undefined;
+  /** Each problem: the JSON path inside the answer (`[3].createdAt`) and what is wrong. */
+  readonly issues: Array<{ path: string; message: string }>;
+
+  /** Creates the error. */
+  constructor(
+    endpoint: string,
+    issues: Array<{ path: string; message: string }>,
+    requestId: string | undefined,
+  ) {
+    const first = issues[0];
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    super(
+      `${endpoint}: the answer does not match the contract at ${first?.path || '(root)'}: ${first?.message ?? 'invalid'}${more}`,
+    );
+    this.endpoint = endpoint;
+    this.issues = issues;
+    this.requestId = requestId;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), endpoint: this.endpoint, requestId: this.requestId, issues: this.issues };
+  }
+}
+
+/** The service answered with an error status. Subclasses name the status. */
+export class APIError extends IacmError {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The parsed error body, when it was JSON (the one documented shape, or whatever came). */
+  readonly body: ErrorBody | unknown;
+  /** The error body's machine-readable `code`, when there was one. */
+  readonly code: string | undefined;
+  /** The answer's headers (lower-case names). */
+  readonly headers: Record<string, string>;
+  /** The answer's `x-request-id`. */
+  readonly requestId: string | undefined;
+  /** The endpoint, like `workspaces.search`. */
+  readonly endpoint: string;
+
+  /** Creates the error from an answer. */
+  constructor(endpoint: string, status: number, body: unknown, headers: Record<string, string>) {
+    const parsed = body && typeof body === 'object' ? (body as Partial<ErrorBody>) : undefined;
+    const detail = typeof parsed?.message === 'string' ? parsed.message : `HTTP ${status}`;
+    super(`${endpoint}: ${status}${typeof parsed?.code === 'string' ? ` ${parsed.code}` : ''}: ${detail}`);
+    this.endpoint = endpoint;
+    this.status = status;
+    this.body = body;
+    this.code = typeof parsed?.code === 'string' ? parsed.code : undefined;
+    this.headers = headers;
+    this.requestId =
+      headers['x-request-id'] ?? (typeof parsed?.requestId === 'string' ? parsed.requestId : undefined);
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      endpoint: this.endpoint,
+      status: this.status,
+      code: this.code,
+      requestId: this.requestId,
+      body: this.body,
+    };
+  }
+}
+
+/** 400: the service refused the request's input. */
+export class BadRequestError extends APIError {}
+/** 401: missing, invalid or expired credentials. */
+export class AuthenticationError extends APIError {}
+/** 403: the credentials may not do this. */
+export class PermissionDeniedError extends APIError {}
+/** 404: no such record (or route). */
+export class NotFoundError extends APIError {}
+/** 409: the request conflicts with the current state. */
+export class ConflictError extends APIError {}
+/** 422: well-formed but not processable. */
+export class UnprocessableEntityError extends APIError {}
+
+/** 429: rate limited. `retryAfter` is how long the service asked to wait, in seconds. */
+export class RateLimitError extends APIError {
+  /** Seconds to wait before trying again, from `Retry-After` (seconds or an HTTP date), if given. */
+  readonly retryAfter: number | undefined;
+
+  /** Creates the error. */
+  constructor(endpoint: string, status: number, body: unknown, headers: Record<string, string>) {
+    super(endpoint, status, body, headers);
+    const ms = parseRetryAfter(headers, Date.now());
+    this.retryAfter = ms === undefined ? undefined : ms / 1000;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), retryAfter: this.retryAfter };
+  }
+}
+
+/** 5xx: the service failed. */
+export class InternalServerError extends APIError {}
+
+/** The request could not reach the service (DNS, refused connection, reset...). `cause` holds why. */
+export class APIConnectionError extends IacmError {
+  /** The endpoint, like `workspaces.search`. */
+  readonly endpoint: string;
+
+  /** Creates the error. */
+  constructor(endpoint: string, message: string, cause: unknown) {
+    super(`${endpoint}: ${message}`, { cause });
+    this.endpoint = endpoint;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), endpoint: this.endpoint, cause: describeCause(this.cause) };
+  }
+}
+
+/** The request took longer than its timeout. */
+export class APIConnectionTimeoutError extends APIConnectionError {}
+
+/** The caller aborted the request through its `signal`. */
+export class APIUserAbortError extends IacmError {
+  /** The endpoint, like `workspaces.search`. */
+  readonly endpoint: string;
+
+  /** Creates the error. */
+  constructor(endpoint: string, cause: unknown) {
+    super(`${endpoint}: the request was aborted`, { cause });
+    this.endpoint = endpoint;
+  }
+}
+
+function describeCause(cause: unknown): unknown {
+  if (cause instanceof Error) return { name: cause.name, message: cause.message };
+  return cause === undefined ? undefined : String(cause);
+}
+
+/** The error class for a status. */
+export function errorClassFor(
+  status: number,
+): new (
+  ...args: ConstructorParameters<typeof APIError>
+) => APIError {
+  switch (status) {
+    case 400:
+      return BadRequestError;
+    case 401:
+      return AuthenticationError;
+    case 403:
+      return PermissionDeniedError;
+    case 404:
+      return NotFoundError;
+    case 409:
+      return ConflictError;
+    case 422:
+      return UnprocessableEntityError;
+    case 429:
+      return RateLimitError;
+    default:
+      return status >= 500 ? InternalServerError : APIError;
+  }
+}
+
+/**
+ * Reads how long to wait from `retry-after-ms` or `Retry-After` (seconds, or an HTTP date relative
+ * to `now`), in milliseconds; undefined when absent or unreadable.
+ */
+export function parseRetryAfter(headers: Record<string, string>, now: number): number | undefined {
+  const ms = headers['retry-after-ms'];
+  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
+  const value = headers['retry-after']?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,0 +1,269 @@
+import { IacmError } from './errors.js';
+import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
+
+/** How validation failures are handled. */
+export type ValidationMode = 'strict' | 'warn' | 'off';
+
+/**
+ * How the client authenticates:
+ * - `{ token }`: a static bearer token;
+ * - a function returning a token (called for every request; cache inside it if it is costly);
+ * - `{ accessKey, secretKey }`: the client logs in through `POST /v2/login`, caches the token until
+ *   shortly before it expires, refreshes it once for any number of concurrent calls, and logs in
+ *   again once when a call answers 401.
+ */
+export type AuthOption =
+  | { token: string }
+  | (() => string | Promise<string>)
+  | { accessKey: string; secretKey: string };
+
+/** What a hook sees of a request about to be sent (secret headers redacted). */
+export interface RequestInfo {
+  /** The endpoint, like `workspaces.search`. */
+  endpoint: string;
+  /** HTTP method. */
+  method: string;
+  /** The full URL. */
+  url: string;
+  /** Request headers, with `authorization` and other secrets redacted. */
+  headers: Record<string, string>;
+  /** Attempt number, 1 for the first try. */
+  attempt: number;
+}
+
+/** What a hook sees of an answer. */
+export interface ResponseInfo extends RequestInfo {
+  /** The HTTP status. */
+  status: number;
+  /** The answer's `x-request-id`. */
+  requestId: string | undefined;
+  /** How long the attempt took, milliseconds. */
+  durationMs: number;
+}
+
+/** What a hook sees of a retry about to happen. */
+export interface RetryInfo extends RequestInfo {
+  /** Why: the status that answered, or the error that happened. */
+  reason: { status: number } | { error: Error };
+  /** How long the client waits before the next attempt, milliseconds. */
+  delayMs: number;
+}
+
+/** Hooks that observe every request. A hook that throws fails the call with its error. */
+export interface Hooks {
+  /** Before each attempt is sent. */
+  beforeRequest?: (info: RequestInfo) => void | Promise<void>;
+  /** After each answer arrives (any status). */
+  afterResponse?: (info: ResponseInfo) => void | Promise<void>;
+  /** Before each retry. */
+  onRetry?: (info: RetryInfo) => void | Promise<void>;
+}
+
+/** Options of {@link IacmClient}. Every member is optional where an environment variable can fill it. */
+export interface ClientOptions {
+  /** The service's base URL (`https://api.example.com`). Default: `IACM_BASE_URL`. Required one way or the other. */
+  baseUrl?: string;
+  /** How to authenticate. Default: `IACM_TOKEN`, else `IACM_ACCESS_KEY` + `IACM_SECRET_KEY`. */
+  auth?: AuthOption;
+  /** Timeout of each attempt, milliseconds. Default 60000. */
+  timeout?: number;
+  /** How many times a failed request that is safe to repeat is retried. Default 2. */
+  maxRetries?: number;
+  /** The `fetch` to use. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Headers sent with every request. A `null` value removes a header the client would send. */
+  headers?: Record<string, string | null>;
+  /** Validation of requests and answers: `strict` (default) throws, `warn` logs and goes on, `off` skips it. */
+  validation?: ValidationMode;
+  /** Where log lines go. Default `console`. */
+  logger?: Logger;
+  /** Which log lines are written. Default `warn`. */
+  logLevel?: LogLevel;
+  /** Hooks that observe requests, answers and retries. */
+  hooks?: Hooks;
+}
+
+/** Per-request options: the trailing argument of every method. */
+export interface RequestOptions {
+  /** Aborts the request (and a pagination in progress). */
+  signal?: AbortSignal;
+  /** Timeout of each attempt, milliseconds. */
+  timeout?: number;
+  /** Retries of this request. */
+  maxRetries?: number;
+  /** Headers of this request; `null` removes a header. */
+  headers?: Record<string, string | null>;
+  /** Validation of this request and its answer. */
+  validation?: ValidationMode;
+  /**
+   * Treat this request as safe to repeat, so it may be retried even when its endpoint is not (only
+   * guardrail create is not). Use it when repeating cannot harm, such as when a duplicate rule would
+   * be caught by your own code.
+   */
+  idempotent?: boolean;
+}
+
+/** The names of the client options, for the unknown-option check. */
+const OPTION_NAMES = [
+  'baseUrl',
+  'auth',
+  'timeout',
+  'maxRetries',
+  'fetch',
+  'headers',
+  'validation',
+  'logger',
+  'logLevel',
+  'hooks',
+] as const satisfies ReadonlyArray<keyof ClientOptions>;
+
+const REQUEST_OPTION_NAMES = [
+  'signal',
+  'timeout',
+  'maxRetries',
+  'headers',
+  'validation',
+  'idempotent',
+] as const satisfies ReadonlyArray<keyof RequestOptions>;
+
+/** Client options with the defaults and the environment applied. */
+export interface ResolvedOptions {
+  baseUrl: string;
+  auth: AuthOption | undefined;
+  timeout: number;
+  maxRetries: number;
+  fetch: typeof fetch;
+  headers: Record<string, string | null>;
+  validation: ValidationMode;
+  logger: Logger;
+  logLevel: LogLevel;
+  hooks: Hooks;
+}
+
+/** Defaults of the client options. */
+export const DEFAULTS = { timeout: 60_000, maxRetries: 2, validation: 'strict', logLevel: 'warn' } as const;
+
+function env(name: string): string | undefined {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[
+    name
+  ];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function checkKnown(given: object, known: readonly string[], what: string): void {
+  const unknown = Object.keys(given).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    throw new IacmError(
+      `unknown ${what} ${unknown.map((k) => `"${k}"`).join(', ')}; valid ${what}s are: ${known.join(', ')}`,
+    );
+  }
+}
+
+function checkNumber(value: unknown, name: string, min: number): void {
+  if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < min)) {
+    throw new IacmError(
+      `option ${name}: expected a number ≥ ${min}, received ${typeof value === 'number' ? value : typeof value}`,
+    );
+  }
+}
+
+function checkMode(value: unknown, name: string): void {
+  if (value !== undefined && value !== 'strict' && value !== 'warn' && value !== 'off') {
+    throw new IacmError(
+      `option ${name}: expected "strict", "warn" or "off", received ${JSON.stringify(String(value))}`,
+    );
+  }
+}
+
+/** Checks per-request options; unknown ones are refused with the list of valid ones. */
+export function checkRequestOptions(options: RequestOptions | undefined): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null)
+    throw new IacmError('request options must be an object');
+  checkKnown(options, REQUEST_OPTION_NAMES, 'request option');
+  checkNumber(options.timeout, 'timeout', 1);
+  checkNumber(options.maxRetries, 'maxRetries', 0);
+  checkMode(options.validation, 'validation');
+}
+
+function resolveAuth(auth: AuthOption | undefined): AuthOption | undefined {
+  if (auth !== undefined) {
+    const ok =
+      typeof auth === 'function' ||
+      (typeof auth === 'object' &&
+        auth !== null &&
+        (('token' in auth && typeof auth.token === 'string' && auth.token !== '') ||
+          ('accessKey' in auth && typeof auth.accessKey === 'string' && typeof auth.secretKey === 'string')));
+    if (!ok) {
+      throw new IacmError(
+        'option auth: expected { token }, { accessKey, secretKey } or a function returning a token',
+      );
+    }
+    return auth;
+  }
+  const token = env('IACM_TOKEN');
+  if (token) return { token };
+  const accessKey = env('IACM_ACCESS_KEY');
+  const secretKey = env('IACM_SECRET_KEY');
+  if (accessKey && secretKey) return { accessKey, secretKey };
+  return undefined;
+}
+
+/** Applies defaults and the environment to client options, refusing unknown or malformed ones. */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null)
+    throw new IacmError('client options must be an object');
+  checkKnown(options, OPTION_NAMES, 'option');
+  checkNumber(options.timeout, 'timeout', 1);
+  checkNumber(options.maxRetries, 'maxRetries', 0);
+  checkMode(options.validation, 'validation');
+  if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
+    throw new IacmError(
+      `option logLevel: expected one of ${LOG_LEVELS.join(', ')}, received ${JSON.stringify(String(options.logLevel))}`,
+    );
+  }
+  const baseUrl = options.baseUrl ?? env('IACM_BASE_URL');
+  if (!baseUrl)
+    throw new IacmError('option baseUrl is required (or set IACM_BASE_URL), like "https://api.example.com"');
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    throw new IacmError(
+      `option baseUrl: expected an absolute http(s) URL, received ${JSON.stringify(baseUrl.slice(0, 100))}`,
+    );
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new IacmError(`option baseUrl: expected an http(s) URL, received the scheme ${parsed.protocol}`);
+  }
+  const fetchImpl = options.fetch ?? (globalThis.fetch as typeof fetch | undefined);
+  if (typeof fetchImpl !== 'function')
+    throw new IacmError('no global fetch in this runtime: pass the fetch option');
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    auth: resolveAuth(options.auth),
+    timeout: options.timeout ?? DEFAULTS.timeout,
+    maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+    fetch: fetchImpl,
+    headers: { ...options.headers },
+    validation: options.validation ?? DEFAULTS.validation,
+    logger: options.logger ?? console,
+    logLevel: options.logLevel ?? DEFAULTS.logLevel,
+    hooks: { ...options.hooks },
+  };
+}
+
+/** Merges header layers in order; a `null` value removes the header. Names are lower-cased. */
+export function mergeHeaders(
+  ...layers: Array<Record<string, string | null> | undefined>
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const layer of layers) {
+    for (const [name, value] of Object.entries(layer ?? {})) {
+      const key = name.toLowerCase();
+      if (value === null) delete out[key];
+      else out[key] = value;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+import { IacmError } from './errors.js';
+import type { WithResponse } from './transport.js';
+
+/**
+ * The promise of one call's answer. Await it for the data; call {@link APIPromise.withResponse} for
+ * the data with the raw `Response` and the request id. The request starts on first use.
+ */
+export class APIPromise<T> extends Promise<T> {
+  readonly #fetch: () => Promise<WithResponse<T>>;
+  #started: Promise<WithResponse<T>> | undefined;
+
+  /** Wraps a call (it is started lazily, once). */
+  constructor(fetch: () => Promise<WithResponse<T>>) {
+    // The base promise is a placeholder: every method below reads the call's own promise.
+    super((resolve) => resolve(undefined as T));
+    this.#fetch = fetch;
+  }
+
+  /** `then`, `catch` and `finally` return plain promises. */
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  /** The answer with its raw response: `{ data, response, requestId }`. */
+  withResponse(): Promise<WithResponse<T>> {
+    this.#started ??= this.#fetch();
+    return this.#started;
+  }
+
+  /** Like `Promise.prototype.then`; starts the call. */
+  // biome-ignore lint/suspicious/noThenProperty: an APIPromise is a promise on purpose.
+  override then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.withResponse()
+      .then((r) => r.data)
+      .then(onfulfilled, onrejected);
+  }
+
+  /** Like `Promise.prototype.catch`; starts the call. */
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.then(undefined, onrejected);
+  }
+
+  /** Like `Promise.prototype.finally`; starts the call. */
+  override finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.withResponse()
+      .then((r) => r.data)
+      .finally(onfinally);
+  }
+}
+
+/** How a paged endpoint moves on: the call of the next page after `page`, or undefined at the end. */
+export type NextPage<P> = (page: P, pageIndex: number) => (() => Promise<WithResponse<P>>) | undefined;
+
+/** Options of {@link PagePromise.toArray}. */
+export interface ToArrayOptions {
+  /** The most items to collect (required, so a large account cannot exhaust memory by accident). */
+  limit: number;
+}
+
+/**
+ * The promise of a paged call. Await it for the first page (exactly what the endpoint answers), or
+ * iterate it with `for await` over every item across pages; {@link PagePromise.pages} iterates the
+ * pages themselves. Every page is fetched with the call's request options, so its `signal` stops
+ * an iteration in progress (with an `APIUserAbortError`).
+ */
+export class PagePromise<P, Item> extends APIPromise<P> implements AsyncIterable<Item> {
+  readonly #items: (page: P) => Item[];
+  readonly #next: NextPage<P>;
+
+  /** Wraps the first call with how to read items and how to move on. */
+  constructor(first: () => Promise<WithResponse<P>>, items: (page: P) => Item[], next: NextPage<P>) {
+    super(first);
+    this.#items = items;
+    this.#next = next;
+  }
+
+  /** Every page, in order, starting with the first. */
+  async *pages(): AsyncGenerator<P, void, undefined> {
+    let page = (await this.withResponse()).data;
+    for (let index = 0; ; index++) {
+      yield page;
+      const next = this.#next(page, index);
+      if (!next) return;
+      page = (await next()).data;
+    }
+  }
+
+  /** Every item of every page. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
+    for await (const page of this.pages()) {
+      for (const item of this.#items(page)) yield item;
+    }
+  }
+
+  /** Collects items across pages, at most `limit` of them; stops fetching once it has them. */
+  async toArray(options: ToArrayOptions): Promise<Item[]> {
+    const limit = options?.limit;
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) {
+      throw new IacmError(
+        'toArray: expected { limit } with a whole number ≥ 0, so a large account cannot exhaust memory',
+      );
+    }
+    const out: Item[] = [];
+    if (limit === 0) return out;
+    for await (const item of this) {
+      out.push(item);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,369 @@
+import ky, { TimeoutError } from 'ky';
+import type { z } from 'zod';
+import type { LoginResponse } from '../contract/auth.js';
+import { buildPath, type EndpointName, endpoints, responseSchemaFor } from '../contract/endpoints.js';
+import {
+  type FieldIssue,
+  fieldIssuesFromZod,
+  formatIssuePath,
+  type IssueLocation,
+  summariseIssues,
+} from '../contract/errors.js';
+import { TokenManager } from './auth.js';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  type APIError,
+  APIUserAbortError,
+  errorClassFor,
+  IacmError,
+  parseRetryAfter,
+  RequestValidationError,
+  ResponseValidationError,
+} from './errors.js';
+import { type Logger, leveledLogger, redactHeaders } from './logger.js';
+import {
+  checkRequestOptions,
+  mergeHeaders,
+  type RequestInfo,
+  type RequestOptions,
+  type ResolvedOptions,
+  type ValidationMode,
+} from './options.js';
+
+/** The result of a call with its raw answer. */
+export interface WithResponse<T> {
+  /** The parsed (and validated) body. */
+  data: T;
+  /** The raw `Response` (its body already read). */
+  response: Response;
+  /** The answer's `x-request-id`. */
+  requestId: string | undefined;
+}
+
+/** The inputs of one call: path parameters, query parameters and body. */
+export interface CallInput {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+}
+
+/** Whether a status is worth retrying (for requests that are safe to repeat): 408, 409, 429 and 5xx. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+/** First backoff delay, milliseconds. */
+const INITIAL_RETRY_DELAY = 500;
+/** Largest backoff delay, milliseconds. */
+const MAX_RETRY_DELAY = 8_000;
+/** Largest wait a `Retry-After` can impose, milliseconds. */
+export const MAX_RETRY_AFTER = 60_000;
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal as AbortSignal));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Waits for a promise, or rejects when the signal aborts first (the promise itself goes on). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function headersOf(response: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    out[name.toLowerCase()] = value;
+  });
+  return out;
+}
+
+/** The delay before retry number `retry` (1-based): exponential backoff with jitter, or what `Retry-After` asks (capped). */
+export function retryDelay(
+  retry: number,
+  headers: Record<string, string> | undefined,
+  now: number,
+  random = Math.random,
+): number {
+  const asked = headers ? parseRetryAfter(headers, now) : undefined;
+  if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER);
+  const base = Math.min(INITIAL_RETRY_DELAY * 2 ** (retry - 1), MAX_RETRY_DELAY);
+  return Math.round(base * (1 - random() * 0.25));
+}
+
+/**
+ * The one request pipeline every call goes through: validate → authenticate → send (with a timeout)
+ * → decide on a retry → read and validate the answer.
+ */
+export class Transport {
+  /** The resolved client options. */
+  readonly options: ResolvedOptions;
+  /** The logger, already filtered by level. */
+  readonly log: Logger;
+  /** The token source. */
+  readonly tokens: TokenManager;
+
+  /** Creates the pipeline; `tokens` may be shared with a parent client. */
+  constructor(options: ResolvedOptions, tokens?: TokenManager) {
+    this.options = options;
+    this.log = leveledLogger(options.logger, options.logLevel);
+    this.tokens =
+      tokens ??
+      new TokenManager(
+        options.auth,
+        async (accessKey, secretKey) =>
+          (await this.call('auth.login', { body: { accessKey, secretKey } })).data as LoginResponse,
+      );
+  }
+
+  /** Runs one call of an endpoint and returns its validated answer with the raw response. */
+  async call(
+    name: EndpointName,
+    input: CallInput,
+    requestOptions?: RequestOptions,
+  ): Promise<WithResponse<unknown>> {
+    checkRequestOptions(requestOptions);
+    const endpoint = { name, ...endpoints[name] };
+    const opts = requestOptions ?? {};
+    const mode: ValidationMode = opts.validation ?? this.options.validation;
+    const signal = opts.signal;
+
+    if (mode !== 'off') {
+      const issues: FieldIssue[] = [];
+      const check = (schema: z.ZodType | undefined, value: unknown, location: IssueLocation) => {
+        if (!schema) return;
+        const result = schema.safeParse(value);
+        if (!result.success) issues.push(...fieldIssuesFromZod(result.error, location, value));
+      };
+      check(endpoint.params, input.params ?? {}, 'path');
+      check(endpoint.query, stripUndefined(input.query ?? {}), 'query');
+      if (endpoint.body) check(endpoint.body, input.body ?? (endpoint.bodyRequired ? undefined : {}), 'body');
+      if (issues.length > 0) {
+        if (mode === 'strict') throw new RequestValidationError(name, issues, summariseIssues(issues));
+        this.log.warn(`${name}: sending a request that does not match the contract`, { issues });
+      }
+    }
+
+    const url = new URL(`${this.options.baseUrl}${buildPath(endpoint.path, input.params ?? {})}`);
+    for (const [key, value] of Object.entries(input.query ?? {}))
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    const retrySafe = endpoint.retrySafe || opts.idempotent === true;
+    const maxRetries = retrySafe ? (opts.maxRetries ?? this.options.maxRetries) : 0;
+    const timeout = opts.timeout ?? this.options.timeout;
+    const hooks = this.options.hooks;
+    let renewed = false;
+
+    for (let attempt = 1; ; attempt++) {
+      const token = endpoint.auth ? await this.#token(name, signal) : undefined;
+      const headers = mergeHeaders(
+        { accept: 'application/json' },
+        endpoint.body ? { 'content-type': 'application/json' } : undefined,
+        token ? { authorization: `Bearer ${token}` } : undefined,
+        this.options.headers,
+        opts.headers,
+      );
+      const info: RequestInfo = {
+        endpoint: name,
+        method: endpoint.method,
+        url: url.toString(),
+        headers: redactHeaders(headers),
+        attempt,
+      };
+      await hooks.beforeRequest?.(info);
+      this.log.debug(`${endpoint.method} ${url.pathname} (attempt ${attempt})`, { headers: info.headers });
+      const started = Date.now();
+      let response: Response;
+      try {
+        response = await ky(url, {
+          method: endpoint.method,
+          headers,
+          ...(endpoint.body ? { body: JSON.stringify(input.body ?? {}) } : {}),
+          timeout,
+          retry: 0,
+          throwHttpErrors: false,
+          fetch: this.options.fetch,
+          ...(signal ? { signal } : {}),
+        });
+      } catch (error) {
+        if (signal?.aborted) throw new APIUserAbortError(name, error);
+        const failure =
+          error instanceof TimeoutError
+            ? new APIConnectionTimeoutError(name, `no answer within ${timeout} ms`, error)
+            : new APIConnectionError(
+                name,
+                `could not reach ${url.origin}: ${(error as Error)?.message ?? String(error)}`,
+                error,
+              );
+        if (attempt <= maxRetries) {
+          await this.#retry(
+            info,
+            { error: failure },
+            retryDelay(attempt, undefined, Date.now()),
+            signal,
+            name,
+          );
+          continue;
+        }
+        this.log.error(failure.message);
+        throw failure;
+      }
+      const responseHeaders = headersOf(response);
+      const requestId = responseHeaders['x-request-id'];
+      await hooks.afterResponse?.({
+        ...info,
+        status: response.status,
+        requestId,
+        durationMs: Date.now() - started,
+      });
+      this.log.debug(`${response.status} ${endpoint.method} ${url.pathname}`, { requestId });
+
+      if (response.ok) {
+        const data = await this.#readAnswer(name, response, input.body, mode, requestId);
+        return { data, response, requestId };
+      }
+
+      const body = await readJson(response);
+      if (response.status === 401 && endpoint.auth && !renewed && this.tokens.canRenew) {
+        // The token may have expired or been revoked: get a new one once and repeat (nothing was done).
+        renewed = true;
+        if (token) this.tokens.invalidate(token);
+        attempt -= 1;
+        this.log.info(`${name}: 401, getting a new token and trying once more`, { requestId });
+        continue;
+      }
+      const ErrorClass = errorClassFor(response.status);
+      const failure: APIError = new ErrorClass(name, response.status, body, responseHeaders);
+      if (attempt <= maxRetries && isRetryableStatus(response.status)) {
+        await this.#retry(
+          info,
+          { status: response.status },
+          retryDelay(attempt, responseHeaders, Date.now()),
+          signal,
+          name,
+        );
+        continue;
+      }
+      this.log[response.status >= 500 ? 'error' : 'warn'](failure.message, { requestId });
+      throw failure;
+    }
+  }
+
+  async #token(name: string, signal: AbortSignal | undefined): Promise<string> {
+    try {
+      return await abortable(this.tokens.token(), signal);
+    } catch (error) {
+      if (signal?.aborted) throw new APIUserAbortError(name, error);
+      throw error;
+    }
+  }
+
+  async #retry(
+    info: RequestInfo,
+    reason: { status: number } | { error: Error },
+    delayMs: number,
+    signal: AbortSignal | undefined,
+    name: string,
+  ) {
+    await this.options.hooks.onRetry?.({ ...info, reason, delayMs });
+    this.log.info(`${name}: retrying in ${delayMs} ms (attempt ${info.attempt + 1})`, {
+      reason: 'status' in reason ? reason.status : reason.error.message,
+    });
+    try {
+      await sleep(delayMs, signal);
+    } catch (error) {
+      throw new APIUserAbortError(name, error);
+    }
+  }
+
+  async #readAnswer(
+    name: EndpointName,
+    response: Response,
+    requestBody: unknown,
+    mode: ValidationMode,
+    requestId: string | undefined,
+  ): Promise<unknown> {
+    const endpoint = endpoints[name];
+    if (endpoint.successStatus === 204 || response.status === 204) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    const text = await response.text();
+    let data: unknown;
+    try {
+      data = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      const issues = [
+        {
+          path: '',
+          message: `the answer is not JSON (${text.length} characters of ${response.headers.get('content-type') ?? 'unknown type'})`,
+        },
+      ];
+      if (mode === 'strict') throw new ResponseValidationError(name, issues, requestId);
+      this.log.warn(`${name}: ${issues[0]?.message}`, { requestId });
+      return text;
+    }
+    if (mode === 'off') return data;
+    const result = responseSchemaFor(endpoint, requestBody).safeParse(data);
+    if (result.success) return result.data;
+    const issues = result.error.issues.map((issue) => ({
+      path: formatIssuePath(issue.path),
+      message: issue.message,
+    }));
+    if (mode === 'strict') throw new ResponseValidationError(name, issues, requestId);
+    this.log.warn(`${name}: the answer does not match the contract`, { requestId, issues });
+    return data;
+  }
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  }
+}
+
+function stripUndefined(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}
+
+/** Throws unless `value` is a non-empty string: the ids and names methods take. */
+export function requireString(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new IacmError(
+      `${name}: expected a non-empty string, received ${value === undefined ? 'nothing' : typeof value}`,
+    );
+  }
+  return value;
+}

@@ -1,0 +1,60 @@
+import type { EventQueryBody } from '../contract/event-center.js';
+import type { GuardrailRule, GuardrailSearchBody } from '../contract/guardrails.js';
+import type { BackendQueryBody, ModuleQueryBody, StackQueryBody } from '../contract/iac-explorer.js';
+import type {
+  RunSearchBody,
+  WorkspaceRun,
+  WorkspaceSearchBody,
+  WorkspaceSummary,
+} from '../contract/workspaces.js';
+
+/** Paging of the search endpoints: `page` (zero-based, default 0) and `pageSize` (1 to 500, default 25). */
+export interface PageParams {
+  /** Zero-based page to start at. Default 0. */
+  page?: number;
+  /** Items per page, 1 to 500. Default 25. */
+  pageSize?: number;
+}
+
+/**
+ * An item as a search with `projection` answers it: only the named members, plus `id`. Without a
+ * projection, the whole item.
+ */
+export type Projected<T, P> = [P] extends [readonly (infer K)[]]
+  ? Pick<T, Extract<K, keyof T> | ('id' & keyof T)>
+  : T;
+
+/** The parameters of workspace search: the body members (typed filters and sorts) and the paging. */
+export type WorkspaceSearchParams<P extends ReadonlyArray<keyof WorkspaceSummary> | undefined = undefined> =
+  Omit<WorkspaceSearchBody, 'projection'> &
+    PageParams & {
+      /** Only these members of each workspace (plus `id`). */
+      projection?: P;
+    };
+
+/** The parameters of run search. */
+export type RunSearchParams<P extends ReadonlyArray<keyof WorkspaceRun> | undefined = undefined> = Omit<
+  RunSearchBody,
+  'projection'
+> &
+  PageParams & {
+    /** Only these members of each run (plus `id`). */
+    projection?: P;
+  };
+
+/** The parameters of guardrail search. */
+export type GuardrailSearchParams<P extends ReadonlyArray<keyof GuardrailRule> | undefined = undefined> =
+  Omit<GuardrailSearchBody, 'projection'> &
+    PageParams & {
+      /** Only these members of each rule (plus `id`). */
+      projection?: P;
+    };
+
+/** The parameters of the stack query (its body). */
+export type StackQueryParams = StackQueryBody;
+/** The parameters of the backend query (its body). */
+export type BackendQueryParams = BackendQueryBody;
+/** The parameters of the module query (its body). */
+export type ModuleQueryParams = ModuleQueryBody;
+/** The parameters of the event query (its body). */
+export type EventQueryParams = EventQueryBody;
