@@ -1,0 +1,496 @@
+/**
+ * The receiver: one transport-free core that verifies a delivery and answers it. Adapters for
+ * frameworks are a few lines over {@link WebhookReceiver.handle}.
+ *
+ * @module
+ */
+import { type BodyReader, isBodyReadProblem, type RawBody, toBytes } from './body.js';
+import {
+  type CredentialDigests,
+  type CredentialsOption,
+  checkAuthorization,
+  digestCredentials,
+  normalizeCredentials,
+} from './credentials.js';
+import { WebhookError } from './errors.js';
+import {
+  parseDelivery,
+  type WebhookKind,
+  type WebhookNotification,
+  type WebhookPayloadByKind,
+} from './schema.js';
+
+/** The default body size limit: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The default realm of the `WWW-Authenticate: Basic` challenge. */
+export const DEFAULT_REALM = 'iacm-webhooks';
+
+/** Options of {@link createWebhookReceiver}. */
+export interface WebhookReceiverOptions {
+  /**
+   * The credentials the integration sends: `{ type: 'basic', username, password }`,
+   * `{ type: 'header', value }` (the whole `Authorization` value, scheme included), a list of them
+   * (every one is accepted: list the old and the new while rotating), or `"none"` when the
+   * integration has no custom credentials. Required, so that "no credentials" is a decision.
+   */
+  readonly credentials: CredentialsOption;
+  /** The largest body accepted, in bytes. Default {@link DEFAULT_MAX_BODY_BYTES} (1 MiB). */
+  readonly maxBodyBytes?: number;
+  /** The realm of the `WWW-Authenticate: Basic` challenge of a 401. Default {@link DEFAULT_REALM}. */
+  readonly realm?: string;
+}
+
+/**
+ * The headers of a request: a web `Headers`, anything with a `get(name)` method, or a plain record
+ * such as Node's `req.headers` (names are matched case-insensitively; list values are joined with `, `).
+ */
+export type HeaderSource =
+  | {
+      /** Returns the value of a header, `null` or `undefined` when it is absent. */
+      get(name: string): string | null | undefined;
+    }
+  | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** A request as the receiver sees it, whatever the framework. */
+export interface WebhookRequest {
+  /** The HTTP method. When omitted (the framework already routed POST only), the method is not checked. */
+  readonly method?: string | undefined;
+  /** The request headers. */
+  readonly headers: HeaderSource;
+  /**
+   * The raw body exactly as it arrived (not parsed JSON), or a {@link BodyReader} that reads it with a
+   * size limit. A reader is called only after the method, credentials and content type were accepted.
+   */
+  readonly body: RawBody | BodyReader;
+}
+
+/** The outcome of {@link WebhookReceiver.verify}: the typed notification, or why it was refused. */
+export type VerifyResult =
+  | {
+      /** The delivery was accepted. */
+      readonly ok: true;
+      /** The verified delivery. */
+      readonly notification: WebhookNotification;
+    }
+  | {
+      /** The delivery was refused. */
+      readonly ok: false;
+      /** Why, with the HTTP status to answer. */
+      readonly error: WebhookError;
+    };
+
+/** An HTTP answer, ready for any framework to write. */
+export interface WebhookResponse {
+  /** The HTTP status. */
+  readonly status: number;
+  /** Headers to send (lower-case names); always `content-type: application/json; charset=utf-8`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The JSON body: `{"ok":true,"kind":...}` on success, a {@link WebhookErrorBody} otherwise. */
+  readonly body: string;
+}
+
+/**
+ * What adapters need of a receiver: its {@link WebhookReceiver.handle} method. Any object with it
+ * works, so adapters accept a receiver from another copy of this package.
+ */
+export interface WebhookReceiverLike {
+  /** Verifies a delivery, runs its handlers and returns the HTTP answer. */
+  handle(request: WebhookRequest): Promise<WebhookResponse>;
+}
+
+/** A handler of one kind of delivery; it gets the payload typed for that kind. */
+export type WebhookHandler<K extends WebhookKind> = (
+  payload: WebhookPayloadByKind[K],
+  notification: Extract<WebhookNotification, { kind: K }>,
+) => unknown;
+
+/** A handler of every delivery; switch on `notification.kind` to narrow the payload. */
+export type WebhookAnyHandler = (notification: WebhookNotification) => unknown;
+
+/**
+ * Called with every refused delivery and every handler failure (`handler_failed`, whose `cause` is
+ * what the handler threw). Log from here: the error never contains a credential. What it throws is
+ * ignored.
+ */
+export type WebhookErrorHandler = (error: WebhookError) => unknown;
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+
+/** `application/json`, or any `application/*+json`, with an optional UTF-8 charset. */
+function isJsonMediaType(contentType: string | undefined): boolean | 'charset' {
+  if (contentType === undefined) return false;
+  const [type = '', ...params] = contentType.split(';');
+  const media = type.trim().toLowerCase();
+  if (media !== 'application/json' && !/^application\/[!#$&^_.+\-0-9a-z]+\+json$/.test(media)) return false;
+  for (const param of params) {
+    const [name = '', value = ''] = param.split('=');
+    if (name.trim().toLowerCase() !== 'charset') continue;
+    const charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8' && charset !== 'us-ascii') return 'charset';
+  }
+  return true;
+}
+
+/** Reads one header from any {@link HeaderSource}. */
+export function readHeader(headers: HeaderSource, name: string): string | undefined {
+  const getter = (headers as { get?: unknown }).get;
+  if (typeof getter === 'function') {
+    const value = (getter as (name: string) => string | null | undefined).call(headers, name);
+    return value ?? undefined;
+  }
+  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  let value = record[name];
+  if (value === undefined) {
+    for (const key of Object.keys(record)) {
+      if (key.toLowerCase() === name) {
+        value = record[key];
+        break;
+      }
+    }
+  }
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : value.join(', ');
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Verifies webhook deliveries of the IaC management service and dispatches them to handlers.
+ *
+ * Checks, in this order (the first failure answers): method (POST, else 405), credentials (401 when
+ * missing or wrong, 400 when a Basic header is malformed), content type (JSON, else 415), size
+ * (`maxBodyBytes`, else 413, counted while reading), JSON (else 400), schema (else 422 listing every
+ * bad field). Handlers run after that; if one throws, the answer is 500. Success is 200.
+ *
+ * @example
+ * const receiver = createWebhookReceiver({ credentials: { type: 'header', value: `Bearer ${process.env.WEBHOOK_TOKEN}` } });
+ * receiver.on('Drift', (payload) => console.log(payload.samples.map((s) => s.drifts)));
+ */
+export class WebhookReceiver {
+  /** The largest body accepted, in bytes. */
+  readonly maxBodyBytes: number;
+  readonly #digests: Promise<CredentialDigests>;
+  readonly #challenge: Readonly<Record<string, string>>;
+  readonly #handlers = new Map<WebhookKind, WebhookHandler<WebhookKind>[]>();
+  readonly #anyHandlers: WebhookAnyHandler[] = [];
+  readonly #errorHandlers: WebhookErrorHandler[] = [];
+
+  /**
+   * Creates a receiver (same as {@link createWebhookReceiver}).
+   * @param options credentials (required), body size limit, realm. Throws a `TypeError` saying what
+   * to fix when the credentials cannot work.
+   */
+  constructor(options: WebhookReceiverOptions) {
+    const credentials = normalizeCredentials(options?.credentials);
+    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
+      throw new TypeError(
+        'createWebhookReceiver: `maxBodyBytes` must be a whole number of bytes, 0 or more.',
+      );
+    }
+    const realm = options.realm ?? DEFAULT_REALM;
+    if (!/^[\x20-\x7e]*$/.test(realm) || /["\\]/.test(realm)) {
+      throw new TypeError(
+        'createWebhookReceiver: `realm` must be printable ASCII without quotes or backslashes.',
+      );
+    }
+    this.maxBodyBytes = maxBodyBytes;
+    const hasBasic = credentials !== 'none' && credentials.some((c) => c.type === 'basic');
+    this.#challenge = hasBasic ? { 'www-authenticate': `Basic realm="${realm}", charset="UTF-8"` } : {};
+    // Only the SHA-256 digests of the credentials are kept.
+    this.#digests = digestCredentials(credentials);
+    this.#digests.catch(() => {});
+  }
+
+  /**
+   * Registers a handler for one kind of delivery (or several): `'Drift'`, `'UnmanagedResource'`,
+   * `'GhostResource'`, `'InsightDetected'`, or `'test'` for the integration's test delivery. The
+   * payload is typed for the kind. Handlers may be async; the answer waits for them.
+   * @param kind the kind, or a list of kinds.
+   * @param handler gets the typed payload and the whole notification.
+   * @returns the receiver, to chain calls.
+   */
+  on<K extends WebhookKind>(kind: K | readonly K[], handler: WebhookHandler<K>): this {
+    for (const one of typeof kind === 'string' ? [kind] : kind) {
+      const list = this.#handlers.get(one) ?? [];
+      list.push(handler as unknown as WebhookHandler<WebhookKind>);
+      this.#handlers.set(one, list);
+    }
+    return this;
+  }
+
+  /**
+   * Registers a handler for every accepted delivery, the test delivery included.
+   * @param handler gets the notification; switch on `kind` to narrow its payload.
+   * @returns the receiver, to chain calls.
+   */
+  onAny(handler: WebhookAnyHandler): this {
+    this.#anyHandlers.push(handler);
+    return this;
+  }
+
+  /**
+   * Registers a handler for every refused delivery and every handler failure, to log them. The
+   * answer is sent whatever this handler does.
+   * @param handler gets the {@link WebhookError}.
+   * @returns the receiver, to chain calls.
+   */
+  onError(handler: WebhookErrorHandler): this {
+    this.#errorHandlers.push(handler);
+    return this;
+  }
+
+  /**
+   * Verifies a delivery without running handlers: method, credentials, content type, size, JSON and
+   * schema, in that order. Never throws for anything a client can send.
+   * @param request the method (optional), the headers and the raw body (or a body reader).
+   * @returns the typed notification, or a {@link WebhookError} with the status to answer.
+   */
+  async verify(request: WebhookRequest): Promise<VerifyResult> {
+    try {
+      return { ok: true, notification: await this.#verify(request) };
+    } catch (error) {
+      if (error instanceof WebhookError) return { ok: false, error };
+      throw error;
+    }
+  }
+
+  /**
+   * Verifies a delivery, runs its handlers, and returns the HTTP answer to send. This is what
+   * adapters call; use it to mount the receiver in a framework without an adapter. Never throws.
+   * @param request the method, the headers and the raw body (or a body reader).
+   */
+  async handle(request: WebhookRequest): Promise<WebhookResponse> {
+    let result: VerifyResult;
+    try {
+      result = await this.verify(request);
+    } catch (error) {
+      result = {
+        ok: false,
+        error: new WebhookError(
+          'internal_error',
+          'the receiver failed unexpectedly; its onError handlers got the error',
+          {
+            cause: error,
+          },
+        ),
+      };
+    }
+    if (!result.ok) return this.#refuse(result.error);
+    const { notification } = result;
+    const handlers: Array<() => unknown> = [
+      ...(this.#handlers.get(notification.kind) ?? []).map(
+        (handler) => () => handler(notification.payload, notification as never),
+      ),
+      ...this.#anyHandlers.map((handler) => () => handler(notification)),
+    ];
+    const outcomes = await Promise.allSettled(handlers.map(async (run) => run()));
+    const failures = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
+    if (failures.length > 0) {
+      return this.#refuse(
+        new WebhookError(
+          'handler_failed',
+          `a handler of the ${notification.kind} delivery threw; the receiver's onError handlers got the error`,
+          {
+            cause:
+              failures.length === 1
+                ? failures[0]
+                : new AggregateError(failures, `${failures.length} handlers threw`),
+          },
+        ),
+      );
+    }
+    return {
+      status: 200,
+      headers: { ...JSON_HEADERS },
+      body: JSON.stringify({ ok: true, kind: notification.kind }),
+    };
+  }
+
+  #refuse(error: WebhookError): WebhookResponse {
+    for (const handler of this.#errorHandlers) {
+      try {
+        Promise.resolve(handler(error)).catch(() => {});
+      } catch {
+        // An error handler's failure must not change the answer.
+      }
+    }
+    return {
+      status: error.status,
+      headers: { ...JSON_HEADERS, ...error.headers },
+      body: JSON.stringify(error.toJSON()),
+    };
+  }
+
+  async #verify(request: WebhookRequest): Promise<WebhookNotification> {
+    // 1. Method.
+    if (request.method !== undefined && request.method.toUpperCase() !== 'POST') {
+      throw new WebhookError(
+        'method_not_allowed',
+        `webhook deliveries are POST requests; this endpoint does not answer ${describeMethod(request.method)}`,
+        { headers: { allow: 'POST' } },
+      );
+    }
+
+    // 2. Credentials.
+    const check = await checkAuthorization(readHeader(request.headers, 'authorization'), await this.#digests);
+    if (check === 'missing') {
+      throw new WebhookError(
+        'missing_credentials',
+        'no Authorization header: the integration must be configured with credentials, or configure the receiver with credentials: "none"',
+        { headers: this.#challenge },
+      );
+    }
+    if (check === 'malformed') {
+      throw new WebhookError(
+        'malformed_authorization',
+        'the Authorization header uses the Basic scheme but its value is not the base64 of "username:password"',
+      );
+    }
+    if (check === 'invalid') {
+      throw new WebhookError(
+        'invalid_credentials',
+        "the Authorization header matches none of the receiver's credentials: check the integration's credentials " +
+          "(Basic username and password, or the whole header value with its scheme) against the receiver's; " +
+          'while rotating, configure the receiver with both the old and the new',
+        { headers: this.#challenge },
+      );
+    }
+
+    // 3. Content type.
+    const contentType = readHeader(request.headers, 'content-type');
+    const json = isJsonMediaType(contentType);
+    if (json !== true) {
+      throw new WebhookError(
+        'unsupported_media_type',
+        json === 'charset'
+          ? 'webhook deliveries are JSON in UTF-8; the Content-Type names another charset'
+          : `webhook deliveries are JSON: expected Content-Type application/json, received ${
+              contentType === undefined ? 'none' : describeMediaType(contentType)
+            }`,
+      );
+    }
+
+    // 4. Size: a declared Content-Length over the limit is refused before reading anything.
+    const limit = this.maxBodyBytes;
+    const declared = readHeader(request.headers, 'content-length');
+    if (declared !== undefined && /^\s*\d+\s*$/.test(declared) && Number(declared) > limit) {
+      throw tooLarge(limit);
+    }
+    let raw: RawBody;
+    if (typeof request.body === 'function') {
+      let read: Awaited<ReturnType<BodyReader>>;
+      try {
+        read = await request.body(limit);
+      } catch (error) {
+        throw new WebhookError(
+          'body_read_failed',
+          'the request body could not be read (the connection closed or broke while it was sent)',
+          { cause: error },
+        );
+      }
+      if (isBodyReadProblem(read)) {
+        if (read.problem === 'too_large') throw tooLarge(limit);
+        throw new WebhookError(
+          'body_already_parsed',
+          read.hint ??
+            'the body is not the raw request body: something parsed or read it before the receiver; give the receiver the raw body',
+        );
+      }
+      raw = read;
+    } else {
+      raw = request.body;
+      if (
+        raw !== null &&
+        typeof raw === 'object' &&
+        !(raw instanceof Uint8Array) &&
+        !(raw instanceof ArrayBuffer)
+      ) {
+        throw new WebhookError(
+          'body_already_parsed',
+          'the body is not the raw request body (was it parsed as JSON first, e.g. by express.json()?): ' +
+            'pass the raw body as a string, Uint8Array or ArrayBuffer, exactly as it arrived',
+        );
+      }
+    }
+    // A string has at least as many UTF-8 bytes as UTF-16 code units: refuse it before encoding.
+    if (typeof raw === 'string' && raw.length > limit) throw tooLarge(limit);
+    const bytes = toBytes(raw);
+    if (bytes.byteLength > limit) throw tooLarge(limit);
+
+    // 5. JSON.
+    if (bytes.byteLength === 0) {
+      throw new WebhookError('invalid_json', 'the body is empty; a webhook delivery is a JSON object');
+    }
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      throw new WebhookError(
+        'invalid_json',
+        'the body is not valid UTF-8; a webhook delivery is JSON in UTF-8',
+      );
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      // The parser's message may quote the body: only the kind of error and its position are repeated.
+      throw new WebhookError('invalid_json', `the body is not valid JSON${jsonErrorDetail(error)}`);
+    }
+
+    // 6. Schema.
+    const parsed = parseDelivery(value);
+    if (!parsed.ok) {
+      const [first, ...rest] = parsed.issues;
+      const issues = parsed.issues.slice(0, MAX_ISSUES);
+      const more = rest.length > 0 ? ` (and ${rest.length} more issue${rest.length > 1 ? 's' : ''})` : '';
+      throw new WebhookError(
+        'invalid_payload',
+        `the body is not a webhook notification of the expected shape: ${first?.message ?? 'invalid'}${more}`,
+        { issues },
+      );
+    }
+    return parsed.notification;
+  }
+}
+
+/** At most this many issues are listed in a 422 answer (the message counts them all). */
+const MAX_ISSUES = 100;
+
+function jsonErrorDetail(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const position = /position (\d+)/.exec(message)?.[1];
+  if (position !== undefined) return ` (syntax error at character ${position})`;
+  if (/end of (JSON )?input/i.test(message)) return ': it ends too early (truncated?)';
+  if (/unexpected/i.test(message)) return ': it has an unexpected character';
+  return '';
+}
+
+function tooLarge(limit: number): WebhookError {
+  return new WebhookError(
+    'payload_too_large',
+    `the body is larger than the receiver's limit of ${limit} bytes; raise maxBodyBytes if deliveries are this large`,
+  );
+}
+
+function describeMethod(method: string): string {
+  return /^[A-Za-z]{1,20}$/.test(method) ? method.toUpperCase() : 'this method';
+}
+
+function describeMediaType(contentType: string): string {
+  const media = contentType.split(';')[0]?.trim() ?? '';
+  return /^[\w.+-]{1,60}\/[\w.+-]{1,60}$/.test(media) ? media : 'another media type';
+}
+
+/**
+ * Creates a {@link WebhookReceiver}.
+ * @param options credentials (required: one, several while rotating, or `"none"`), `maxBodyBytes`, `realm`.
+ * @example
+ * const receiver = createWebhookReceiver({ credentials: { type: 'basic', username: 'iacm', password: process.env.WEBHOOK_PASSWORD! } });
+ * receiver.on('Drift', (payload) => { ... });
+ */
+export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
+  return new WebhookReceiver(options);
+}

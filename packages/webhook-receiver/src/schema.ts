@@ -1,0 +1,213 @@
+/**
+ * The payload schema (spec §2.11) and the notification kinds. The schemas have one source of truth,
+ * the contract of `@iacm/sdk` (`packages/sdk/src/contract/webhooks.ts`), which the build bundles into
+ * this package so that it depends on no sibling package.
+ *
+ * @module
+ */
+import type { z } from 'zod';
+import {
+  type DriftNotification,
+  type GhostResourceNotification,
+  type InsightDetectedNotification,
+  type UnmanagedResourceNotification,
+  WebhookPayload,
+  WebhookTestDelivery,
+} from '../../sdk/src/contract/webhooks.js';
+import type { WebhookIssue } from './errors.js';
+
+export {
+  DriftNotification,
+  GhostResourceNotification,
+  InsightDetectedNotification,
+  UnmanagedResourceNotification,
+  WebhookDrift,
+  WebhookDriftSample,
+  WebhookOwnerData,
+  WebhookPayload,
+  WebhookSample,
+  WebhookTestDelivery,
+} from '../../sdk/src/contract/webhooks.js';
+
+/** The payload type of each kind of delivery: the four notification types and the integration's `test`. */
+export interface WebhookPayloadByKind {
+  /** A resource drifted from its IaC definition; its samples carry `drifts`. */
+  Drift: DriftNotification;
+  /** A resource exists in the cloud but in no IaC stack. */
+  UnmanagedResource: UnmanagedResourceNotification;
+  /** A resource is in an IaC state but no longer in the cloud. */
+  GhostResource: GhostResourceNotification;
+  /** An insight was detected. */
+  InsightDetected: InsightDetectedNotification;
+  /** The integration's test delivery (a JSON object with a `text` member), sent when it is created or tested. */
+  test: WebhookTestDelivery;
+}
+
+/** A kind of delivery: a `notificationType` of spec §2.11, or `"test"` for the integration's test delivery. */
+export type WebhookKind = keyof WebhookPayloadByKind;
+
+/** The kinds of delivery, notification types first. */
+export const WEBHOOK_KINDS = [
+  'Drift',
+  'UnmanagedResource',
+  'GhostResource',
+  'InsightDetected',
+  'test',
+] as const satisfies readonly WebhookKind[];
+
+/** The notification types of spec §2.11 (every kind but `"test"`). */
+export type NotificationType = Exclude<WebhookKind, 'test'>;
+
+/**
+ * A verified delivery: its `kind` and its `payload`, typed by kind. Switch on `kind` to narrow the
+ * payload.
+ */
+export type WebhookNotification = {
+  [K in WebhookKind]: {
+    /** The kind of delivery: the payload's `notificationType`, or `"test"`. */
+    readonly kind: K;
+    /** The parsed payload. Unknown members are kept. */
+    readonly payload: WebhookPayloadByKind[K];
+  };
+}[WebhookKind];
+
+/** Reading a parsed JSON body as a delivery: the notification, or the fields that break the schema. */
+export type ParsedDelivery =
+  | { readonly ok: true; readonly notification: WebhookNotification }
+  | { readonly ok: false; readonly issues: WebhookIssue[] };
+
+/**
+ * Reads a parsed JSON body as a delivery. An object with a `notificationType` member is a notification
+ * (validated against {@link WebhookPayload}); otherwise an object with a `text` member is the test
+ * delivery; anything else breaks the schema.
+ */
+export function parseDelivery(value: unknown): ParsedDelivery {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return {
+      ok: false,
+      issues: [
+        {
+          path: '',
+          message: `the body must be a JSON object (a notification with notificationType, or a test delivery with text), received ${describe(value)}`,
+          expected: 'a JSON object',
+          received: describe(value),
+        },
+      ],
+    };
+  }
+  if (Object.hasOwn(value, 'notificationType')) {
+    const parsed = WebhookPayload.safeParse(value);
+    if (parsed.success) {
+      const payload = parsed.data;
+      return { ok: true, notification: { kind: payload.notificationType, payload } as WebhookNotification };
+    }
+    return { ok: false, issues: issuesFromZod(parsed.error, value) };
+  }
+  if (Object.hasOwn(value, 'text')) {
+    const parsed = WebhookTestDelivery.safeParse(value);
+    if (parsed.success) return { ok: true, notification: { kind: 'test', payload: parsed.data } };
+    return { ok: false, issues: issuesFromZod(parsed.error, value) };
+  }
+  return {
+    ok: false,
+    issues: [
+      {
+        path: 'notificationType',
+        message:
+          'notificationType: expected one of "Drift", "UnmanagedResource", "GhostResource", "InsightDetected" ' +
+          '(or a test delivery with a text member), received nothing',
+        expected: 'one of "Drift", "UnmanagedResource", "GhostResource", "InsightDetected"',
+        received: 'nothing',
+      },
+    ],
+  };
+}
+
+/** Describes a value for an error message without echoing long content. */
+export function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') {
+    return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
+  return `an ${typeof value}`;
+}
+
+/** Renders an issue path (`['samples', 0, 'firstSeen']`) as `samples[0].firstSeen`. */
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current = root;
+  for (const part of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[part];
+  }
+  return current;
+}
+
+function expectedOf(issue: z.core.$ZodIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.expected === 'undefined' ? 'no such member' : issue.expected;
+    case 'invalid_value':
+      return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return issue.format === 'regex' ? `a value matching ${issue.pattern ?? 'the pattern'}` : issue.format;
+    case 'invalid_union': {
+      if ('options' in issue && Array.isArray(issue.options)) {
+        return `one of ${issue.options.map((v: unknown) => JSON.stringify(v)).join(', ')}`;
+      }
+      // An open enumeration (known values or any string): the string branch says what is required.
+      for (const branch of issue.errors) {
+        for (const inner of branch)
+          if (inner.path.length === 0 && inner.code === 'invalid_type') return inner.expected;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function depth(issues: ReadonlyArray<z.core.$ZodIssue>): number {
+  return Math.max(0, ...issues.map((issue) => issue.path.length));
+}
+
+/** Turns a zod error into issues, one per bad field, each naming the field, what was expected and what came. */
+function issuesFromZod(error: z.ZodError, input: unknown): WebhookIssue[] {
+  const issues: WebhookIssue[] = [];
+  const visit = (list: ReadonlyArray<z.core.$ZodIssue>, prefix: ReadonlyArray<PropertyKey>) => {
+    for (const issue of list) {
+      const path = [...prefix, ...issue.path];
+      if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+        const best = [...issue.errors].sort((a, b) => depth(b) - depth(a) || a.length - b.length)[0];
+        if (best && depth(best) > 0) {
+          visit(best, path);
+          continue;
+        }
+      }
+      const where = formatPath(path);
+      const received = describe(valueAt(input, path));
+      const expected = expectedOf(issue);
+      const generic = issue.message.startsWith('Invalid');
+      const base = generic && expected ? `expected ${expected}` : issue.message;
+      const message = `${where || 'body'}: ${base}, received ${received}`;
+      issues.push(
+        expected === undefined
+          ? { path: where, message, received }
+          : { path: where, message, expected, received },
+      );
+    }
+  };
+  visit(error.issues, []);
+  return issues;
+}
