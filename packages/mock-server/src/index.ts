@@ -16,17 +16,55 @@ export {
   toFetchResponse,
 } from './adapters/msw.js';
 export {
+  ClockBody,
   type ControlPlane,
   type Fault,
   FaultBody,
   type FaultRule,
   type JournalEntry,
+  type MockClock,
+  PolicyBody,
   RateLimitBody,
   SeedBody,
   StateSchema,
+  type WebhookControl,
 } from './core/control.js';
 export { HttpError, type MockRequest, type MockResponse } from './core/http.js';
-export { MockCore, type MockOptions } from './core/mock.js';
+export { EvaluateBody, MockCore, type MockOptions } from './core/mock.js';
+export {
+  evaluateGuardrails,
+  type GuardrailEvaluation,
+  globMatch,
+  listMatches,
+  type RuleOutcome,
+  scopeMatches,
+  summarise,
+} from './domain/evaluate.js';
+export {
+  type EventInput,
+  type OutboxEntry,
+  PLATFORM_INTEGRATION_ID,
+} from './domain/events.js';
+export { FindingBody, type FindingInput, type StackFindings } from './domain/findings.js';
+export type { PlanChange, PlanContent, PolicyFinding, RunScope } from './domain/plan.js';
+export {
+  PlanContentSchema,
+  RunScopeSchema,
+  SimulatedRunBody,
+  type SimulatedRunInput,
+} from './domain/simulate.js';
+export {
+  type CredentialMethod,
+  DEFAULT_DELIVERY_POLICY,
+  type DeliveryAttempt,
+  type DeliveryPolicy,
+  IntegrationCreateBody,
+  type IntegrationStatus,
+  IntegrationUpdateBody,
+  type IntegrationView,
+  NotificationBody,
+  WebhookHub,
+} from './domain/webhooks.js';
 export { Collection, type QueryOptions } from './query/collection.js';
 export type { SortValue } from './query/compare.js';
 export { type GenerateStateOptions, generateState } from './store/seed.js';
@@ -41,5 +79,4 @@ export {
   type SeedSizes,
 } from './store/state.js';
 export { AccountStore, Store } from './store/store.js';
-
 export { VERSION } from './version.js';

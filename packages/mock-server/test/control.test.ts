@@ -157,4 +157,29 @@ describe('control plane', () => {
     expectError(await ctx.call('GET', '/__mock/nothing', { token: null }), 404, 'route_not_found');
     expectError(await ctx.call('GET', '/__mock/reset', { token: null }), 405, 'method_not_allowed');
   });
+
+  it('moves the clock over HTTP: stop at an instant, advance, resume', async () => {
+    const ctx = await setup();
+    const set = await ctx.call('POST', '/__mock/clock', {
+      token: null,
+      body: { now: '2027-01-01T00:00:00.000Z' },
+    });
+    expect(set.body).toEqual({ now: '2027-01-01T00:00:00.000Z' });
+    const moved = await ctx.call('POST', '/__mock/clock', { token: null, body: { advanceMs: 1500 } });
+    expect(moved.body).toEqual({ now: '2027-01-01T00:00:01.500Z' });
+    expect((await ctx.call('GET', '/__mock/clock', { token: null })).body).toEqual({
+      now: '2027-01-01T00:00:01.500Z',
+    });
+    // Tokens read the same clock: the token issued earlier has expired by now.
+    expectError(await ctx.call('POST', '/v2/workspaces/search', { body: {} }), 401, 'token_expired');
+    await ctx.call('POST', '/__mock/clock', { token: null, body: { resume: true } });
+    expect((await ctx.call('GET', '/__mock/clock', { token: null })).body).toEqual({
+      now: new Date(ctx.now()).toISOString(),
+    });
+    expectError(
+      await ctx.call('POST', '/__mock/clock', { token: null, body: { now: 'soon' } }),
+      400,
+      'validation_failed',
+    );
+  });
 });

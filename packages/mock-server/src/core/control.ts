@@ -7,12 +7,25 @@ import {
   type IssueLocation,
   Module,
   Repository,
+  type WebhookPayload,
   WorkspaceRun,
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
 import { z } from 'zod';
+import type { GuardrailEvaluation } from '../domain/evaluate.js';
+import type { OutboxEntry } from '../domain/events.js';
+import type { FindingInput } from '../domain/findings.js';
+import type { SimulatedRunInput } from '../domain/simulate.js';
+import {
+  type DeliveryAttempt,
+  type DeliveryPolicy,
+  IntegrationCreateBody,
+  IntegrationUpdateBody,
+  type IntegrationView,
+  type WebhookHub,
+} from '../domain/webhooks.js';
 import type { MockAccount, MockState, SeedSizes } from '../store/state.js';
-import { HttpError, type MockResponse, validationError } from './http.js';
+import { HttpError, type MockResponse, notFound, validationError } from './http.js';
 
 /** One journal entry: a request the mock answered, credentials redacted. */
 export interface JournalEntry {
@@ -90,6 +103,25 @@ export interface ControlPlane {
   clearFaults(): void;
   /** Turns the rate limit on (`true` = 500 per 60 s, or a custom limit) or off (`false`). */
   setRateLimit(limit: boolean | { limit: number; windowSeconds: number }): void;
+  /** Simulates a CI run on a workspace: the created run and the guardrail evaluation. */
+  simulateRun(
+    workspaceId: string,
+    body: SimulatedRunInput,
+  ): { run: WorkspaceRun; evaluation: GuardrailEvaluation };
+  /** Records a finding on an IaC stack: the updated stack and the queued notification. */
+  recordFinding(stackId: string, body: FindingInput): { stack: IacStack; notification: WebhookPayload };
+  /** Dry-runs guardrail rules against a plan. */
+  evaluate(body: unknown): GuardrailEvaluation;
+  /** Notifications waiting for delivery. */
+  outbox(accountId?: string): OutboxEntry[];
+  /** The mock's clock. */
+  clock: MockClock;
+  /** Webhook integrations and deliveries. */
+  webhooks: WebhookControl;
+  /** Queues and delivers a notification (`{ notificationType, ...payload members }`). */
+  notify(body: unknown): OutboxEntry;
+  /** Waits until every webhook delivery in progress, retries included, has finished. */
+  flushDeliveries(): Promise<void>;
   /** Serves the control plane over HTTP (the core calls it for paths under `/__mock`). */
   handle(
     method: string,
@@ -113,6 +145,43 @@ interface ControlDeps {
 interface CoreView {
   store: { toState(): MockState };
   accounts(): MockAccount[];
+  simulateRun(workspaceId: string, body: unknown): { run: WorkspaceRun; evaluation: GuardrailEvaluation };
+  recordFinding(stackId: string, body: unknown): { stack: IacStack; notification: WebhookPayload };
+  evaluate(body: unknown): GuardrailEvaluation;
+  outbox(accountId?: string): OutboxEntry[];
+  notify(body: unknown): OutboxEntry;
+  clock: MockClock;
+  webhooks: WebhookHub;
+}
+
+/** The control plane's view of webhook integrations and deliveries. */
+export interface WebhookControl {
+  /** Creates an integration after a successful test delivery (primary account unless `accountId`). */
+  create(body: unknown): Promise<IntegrationView>;
+  /** The integrations, credentials shown by method only. */
+  list(accountId?: string): IntegrationView[];
+  /** Renames, moves or (with `replaceCredentials`) re-credentials an integration. */
+  update(id: string, body: unknown): Promise<IntegrationView>;
+  /** Removes an integration. */
+  remove(id: string): void;
+  /** Sends a test notification now. */
+  test(id: string): Promise<DeliveryAttempt>;
+  /** Recorded delivery attempts, headers redacted. */
+  deliveries(integrationId?: string): DeliveryAttempt[];
+  /** Changes the retry policy (attempts, baseDelayMs, timeoutMs). */
+  setPolicy(policy: Partial<DeliveryPolicy>): DeliveryPolicy;
+}
+
+/** The mock's movable clock. */
+export interface MockClock {
+  /** The current instant, epoch milliseconds. */
+  now(): number;
+  /** Stops the clock at an instant (epoch ms, ISO 8601 or a Date). */
+  set(instant: number | string | Date): void;
+  /** Moves the clock by `ms` milliseconds. */
+  advance(ms: number): void;
+  /** Lets the clock run from the underlying clock again. */
+  resume(): void;
 }
 
 const count = (max: number) => z.number().int().min(0).max(max);
@@ -143,6 +212,20 @@ export const FaultBody = z.strictObject({
   body: z.unknown().optional(),
   delayMs: z.number().int().min(0).max(120_000).optional(),
   drop: z.boolean().optional(),
+});
+
+/** Body of `POST /__mock/clock`: stop it at `now`, move it by `advanceMs`, or `resume` it. */
+export const ClockBody = z.strictObject({
+  now: z.union([z.iso.datetime(), z.number().int()]).optional(),
+  advanceMs: z.number().int().min(-315_360_000_000).max(315_360_000_000).optional(),
+  resume: z.boolean().optional(),
+});
+
+/** Body of `PUT /__mock/deliveries/policy`. */
+export const PolicyBody = z.strictObject({
+  attempts: z.number().int().min(1).max(20).optional(),
+  baseDelayMs: z.number().int().min(0).max(600_000).optional(),
+  timeoutMs: z.number().int().min(1).max(600_000).optional(),
 });
 
 /** Body of `POST /__mock/rate-limit`. */
@@ -226,6 +309,28 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     clearFaults: () => {
       deps.faults.length = 0;
     },
+    simulateRun: (workspaceId, body) => core.simulateRun(workspaceId, body),
+    recordFinding: (stackId, body) => core.recordFinding(stackId, body),
+    evaluate: (body) => core.evaluate(body),
+    outbox: (accountId) => core.outbox(accountId),
+    clock: core.clock,
+    notify: (body) => core.notify(body),
+    flushDeliveries: () => core.webhooks.flush(),
+    webhooks: {
+      create: async (body) => {
+        const parsed = parse(IntegrationCreateBody, body ?? {});
+        const accountId = parsed.accountId ?? core.accounts()[0]?.id;
+        if (!accountId || !core.accounts().some((a) => a.id === accountId))
+          throw notFound('account', parsed.accountId ?? '');
+        return core.webhooks.create(accountId, parsed);
+      },
+      list: (accountId) => core.webhooks.list(accountId),
+      update: async (id, body) => core.webhooks.update(id, parse(IntegrationUpdateBody, body ?? {})),
+      remove: (id) => core.webhooks.remove(id),
+      test: (id) => core.webhooks.test(id),
+      deliveries: (integrationId) => core.webhooks.attempts(integrationId),
+      setPolicy: (policy) => core.webhooks.setPolicy(stripUndefined(parse(PolicyBody, policy))),
+    },
     setRateLimit: (limit) => {
       if (limit === false) deps.setRateLimit(undefined);
       else if (limit === true) deps.setRateLimit({ limit: 500, windowMs: 60_000 });
@@ -287,7 +392,76 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
               : { enabled: false },
           );
         }
+        case 'POST /__mock/integrations/webhook':
+          return ok(await plane.webhooks.create(body), 201);
+        case 'GET /__mock/integrations/webhook':
+          return ok(plane.webhooks.list(typeof query.accountId === 'string' ? query.accountId : undefined));
+        case 'GET /__mock/deliveries':
+          return ok(plane.webhooks.deliveries());
+        case 'POST /__mock/deliveries/flush':
+          await plane.flushDeliveries();
+          return ok(plane.webhooks.deliveries());
+        case 'PUT /__mock/deliveries/policy':
+          return ok(plane.webhooks.setPolicy(body as Partial<DeliveryPolicy>));
+        case 'POST /__mock/notifications':
+          return ok(plane.notify(body), 202);
+        case 'POST /__mock/guardrails/evaluate':
+          return ok(plane.evaluate(body));
+        case 'GET /__mock/outbox': {
+          const accountId = typeof query.accountId === 'string' ? query.accountId : undefined;
+          return ok(plane.outbox(accountId));
+        }
+        case 'GET /__mock/clock':
+          return ok({ now: new Date(plane.clock.now()).toISOString() });
+        case 'POST /__mock/clock': {
+          const parsed = parse(ClockBody, body ?? {});
+          if (parsed.resume) plane.clock.resume();
+          if (parsed.now !== undefined) plane.clock.set(parsed.now);
+          if (parsed.advanceMs !== undefined) plane.clock.advance(parsed.advanceMs);
+          return ok({ now: new Date(plane.clock.now()).toISOString() });
+        }
         default: {
+          const run = /^\/__mock\/workspaces\/([^/]+)\/runs$/.exec(path);
+          if (run && method === 'POST') {
+            const result = plane.simulateRun(decodeURIComponent(run[1] as string), body as SimulatedRunInput);
+            return ok({ run: result.run, evaluation: result.evaluation }, 201);
+          }
+          const finding = /^\/__mock\/stacks\/([^/]+)\/findings$/.exec(path);
+          if (finding && method === 'POST') {
+            return ok(
+              plane.recordFinding(decodeURIComponent(finding[1] as string), body as FindingInput),
+              201,
+            );
+          }
+          const integration = /^\/__mock\/integrations\/webhook\/([^/]+)(\/test|\/deliveries)?$/.exec(path);
+          if (integration) {
+            const id = decodeURIComponent(integration[1] as string);
+            const route = `${method} ${integration[2] ?? ''}`;
+            if (route === 'PATCH ') return ok(await plane.webhooks.update(id, body));
+            if (route === 'DELETE ') {
+              plane.webhooks.remove(id);
+              return ok(undefined, 204);
+            }
+            if (route === 'POST /test') return ok(await plane.webhooks.test(id));
+            if (route === 'GET /deliveries') {
+              if (!plane.webhooks.list().some((i) => i.id === id)) throw notFound('webhook integration', id);
+              return ok(plane.webhooks.deliveries(id));
+            }
+            const allow = integration[2] === '/test' ? 'POST' : integration[2] ? 'GET' : 'PATCH, DELETE';
+            throw new HttpError(
+              405,
+              'method_not_allowed',
+              `${method} is not allowed on ${path}; allowed: ${allow}`,
+              { headers: { allow } },
+            );
+          }
+          if (run || finding)
+            throw new HttpError(
+              405,
+              'method_not_allowed',
+              `${method} is not allowed on ${path}; allowed: POST`,
+              { headers: { allow: 'POST' } },
+            );
           const known = [
             '/__mock/reset',
             '/__mock/seed',

@@ -25,6 +25,7 @@ import {
   type WorkspaceSearchBody,
   type WorkspaceSummary,
 } from '@iacm/sdk/contract';
+import type { EventRecorder } from '../domain/events.js';
 import { comparator, type SortKey, type SortValue } from '../query/compare.js';
 import {
   allOf,
@@ -64,6 +65,8 @@ export interface HandlerServices {
   encodeCursor(queryHash: string, last: Event): Promise<string>;
   /** Decodes a continuation token; throws 400 when it was altered or belongs to another query. */
   decodeCursor(token: string, queryHash: string): Promise<{ timestamp: string; id: string }>;
+  /** Records events (API mutations leave mutation events). */
+  events: EventRecorder;
 }
 
 /** A handler: returns the success body (or undefined for 204). */
@@ -157,6 +160,26 @@ const guardrailSorts: Record<string, (r: GuardrailRule) => SortValue> = {
   name: (r) => r.name,
   severity: (r) => r.severity,
 };
+
+function ruleEvent(
+  ctx: HandlerContext,
+  account: AccountStore,
+  rule: GuardrailRule,
+  mutation: 'create' | 'update' | 'delete',
+) {
+  ctx.services.events.record(account, {
+    type: 'mutation',
+    mutation,
+    assetId: rule.id,
+    assetType: 'iacm_guardrail_rule',
+    attributes: {
+      ruleId: rule.id,
+      ruleName: rule.name,
+      ruleType: rule.type,
+      notificationId: rule.notificationId ?? undefined,
+    },
+  });
+}
 
 function findRule(account: AccountStore, rawId: string): GuardrailRule {
   const id = pathIdToObjectId(rawId);
@@ -357,6 +380,13 @@ export const handlers: Record<EndpointName, Handler> = {
     const workspace = findWorkspace(account, ctx.params.workspaceId as string);
     account.workspaces.delete(workspace.id);
     account.runs.delete(workspace.id);
+    ctx.services.events.record(account, {
+      type: 'mutation',
+      mutation: 'delete',
+      assetId: workspace.id,
+      assetType: 'iacm_workspace',
+      attributes: { workspaceId: workspace.id, workspaceName: workspace.workspaceName },
+    });
     return {
       status: 200,
       data: { message: `Workspace ${workspace.workspaceName} and its runs were deleted` },
@@ -373,6 +403,19 @@ export const handlers: Record<EndpointName, Handler> = {
       updatedAt: iso(ctx.services.now()),
     };
     account.workspaces.update(updated);
+    ctx.services.events.record(account, {
+      type: 'mutation',
+      mutation: 'update',
+      assetId: workspace.id,
+      assetType: 'iacm_workspace',
+      attributes: {
+        workspaceId: workspace.id,
+        workspaceName: workspace.workspaceName,
+        field: 'labels',
+        from: workspace.labels.join(','),
+        to: labels.join(','),
+      },
+    });
     return {
       id: updated.id,
       workspaceName: updated.workspaceName,
@@ -443,6 +486,7 @@ export const handlers: Record<EndpointName, Handler> = {
       severity: body.severity,
     };
     account.rules.set(id, rule);
+    ruleEvent(ctx, account, rule, 'create');
     return { ruleId: id, notificationId };
   },
 
@@ -470,6 +514,7 @@ export const handlers: Record<EndpointName, Handler> = {
       );
     }
     account.rules.set(rule.id, merged);
+    ruleEvent(ctx, account, merged, 'update');
     return { id: merged.id, name: merged.name, enabled: merged.isEnabled, updatedAt: merged.updatedAt };
   },
 
@@ -478,6 +523,7 @@ export const handlers: Record<EndpointName, Handler> = {
     const rule = findRule(account, ctx.params.ruleId as string);
     account.rules.delete(rule.id);
     if (rule.notificationId) account.notifications.delete(rule.notificationId);
+    ruleEvent(ctx, account, rule, 'delete');
     return {
       status: 200,
       message: `Guardrail rule ${rule.name} and its notification configuration were deleted`,

@@ -5,10 +5,29 @@ import {
   endpointList,
   type FieldIssue,
   fieldIssuesFromZod,
+  GuardrailCreateBody,
+  type GuardrailRule,
+  type IacStack,
   type IssueLocation,
   matchPath,
+  ObjectId,
+  pathIdToObjectId,
+  WebhookPayload,
+  type WorkspaceRun,
 } from '@iacm/sdk/contract';
-import type { z } from 'zod';
+import { generateNotification } from '@iacm/webhook-receiver';
+import { z } from 'zod';
+import { evaluateGuardrails, type GuardrailEvaluation } from '../domain/evaluate.js';
+import { EventRecorder, type OutboxEntry } from '../domain/events.js';
+import { FindingBody, recordFinding } from '../domain/findings.js';
+import {
+  type DomainServices,
+  PlanContentSchema,
+  RunScopeSchema,
+  SimulatedRunBody,
+  simulateRun,
+} from '../domain/simulate.js';
+import { type DeliveryPolicy, NotificationBody, WebhookHub } from '../domain/webhooks.js';
 import { Random } from '../store/random.js';
 import { generateState } from '../store/seed.js';
 import {
@@ -19,13 +38,20 @@ import {
   type SeedSizes,
 } from '../store/state.js';
 import { type AccountStore, Store } from '../store/store.js';
-import { type ControlPlane, createControlPlane, type Fault, type JournalEntry } from './control.js';
+import {
+  type ControlPlane,
+  createControlPlane,
+  type Fault,
+  type JournalEntry,
+  type MockClock,
+} from './control.js';
 import { type HandlerServices, handlers } from './handlers.js';
 import {
   HttpError,
   internalErrorResponse,
   type MockRequest,
   type MockResponse,
+  notFound,
   readHeader,
   readQuery,
   validationError,
@@ -50,6 +76,10 @@ export interface MockOptions {
   journalLimit?: number;
   /** A delay added to every API answer, milliseconds. Default 0. */
   delayMs?: number;
+  /** The `fetch` webhook deliveries use. Default: the global `fetch`. */
+  webhookFetch?: typeof fetch;
+  /** Delivery retries: attempts (5), first delay (1000 ms, doubled each time), timeout per attempt (10000 ms). */
+  deliveryPolicy?: Partial<DeliveryPolicy>;
   /** A rate limit per client address; off by default. `true` is the service's 500 per 60 s. */
   rateLimit?: boolean | { limit: number; windowSeconds: number };
 }
@@ -82,6 +112,22 @@ export class MockCore {
   readonly #journal: JournalEntry[] = [];
   readonly #faults: Fault[] = [];
   #rateLimit: { limit: number; windowMs: number } | undefined;
+  #frozenAt: number | undefined;
+  #clockOffset = 0;
+  #buildCount = 0;
+  readonly #events = new EventRecorder(
+    () => this.#random,
+    () => this.now(),
+    (account, entry) => this.#dispatch(account, entry),
+  );
+  /** Webhook integrations and deliveries. */
+  readonly webhooks: WebhookHub;
+  readonly #domain: DomainServices = {
+    now: () => this.now(),
+    newId: () => this.#services.newId(),
+    nextBuild: () => 9_000_000_000 + ++this.#buildCount,
+    events: this.#events,
+  };
   readonly #hits = new Map<string, number[]>();
 
   /** Creates a core with its seeded state. */
@@ -94,6 +140,12 @@ export class MockCore {
       ? { snapshot: JSON.stringify(options.state) }
       : { seed: options.seed ?? DEFAULT_SEED, sizes: { ...DEFAULT_SIZES, ...options.sizes } };
     this.#rateLimit = resolveRateLimit(options.rateLimit);
+    this.webhooks = new WebhookHub({
+      now: () => this.now(),
+      newId: () => this.#services.newId(),
+      ...(options.webhookFetch ? { fetch: options.webhookFetch } : {}),
+      ...(options.deliveryPolicy ? { policy: options.deliveryPolicy } : {}),
+    });
     this.#load();
     this.control = createControlPlane(this, {
       journal: this.#journal,
@@ -116,7 +168,113 @@ export class MockCore {
 
   /** The current time of the mock's clock, epoch milliseconds. */
   now(): number {
-    return (this.#options.clock ?? Date.now)();
+    return this.#frozenAt ?? (this.#options.clock ?? Date.now)() + this.#clockOffset;
+  }
+
+  /**
+   * Moves the mock's clock: `set` stops it at an instant (later `advance` calls move it from there);
+   * `advance` moves it forward (or back, with a negative number); `resume` lets it run again
+   * from the underlying clock. Tokens, timestamps and rate limits all read this clock.
+   */
+  readonly clock: MockClock = {
+    now: (): number => this.now(),
+    set: (instant: number | string | Date): void => {
+      const ms = typeof instant === 'number' ? instant : new Date(instant).getTime();
+      if (!Number.isFinite(ms))
+        throw new HttpError(400, 'validation_failed', 'clock: expected an instant (epoch ms or ISO 8601)');
+      this.#frozenAt = ms;
+    },
+    advance: (ms: number): void => {
+      if (this.#frozenAt !== undefined) this.#frozenAt += ms;
+      else this.#clockOffset += ms;
+    },
+    resume: (): void => {
+      this.#frozenAt = undefined;
+      this.#clockOffset = 0;
+    },
+  };
+
+  /** Simulates a CI run on a workspace of any account (see `docs/guardrails.md`). */
+  simulateRun(workspaceId: string, body: unknown): { run: WorkspaceRun; evaluation: GuardrailEvaluation } {
+    const input = checkBody(SimulatedRunBody, body ?? {});
+    const id = pathIdToObjectId(workspaceId);
+    for (const account of this.store.accounts.values()) {
+      const workspace = id === undefined ? undefined : account.workspaces.get(id);
+      if (workspace) return simulateRun(account, workspace, input, this.#domain);
+    }
+    throw notFound('workspace', workspaceId);
+  }
+
+  /** Records a finding on an IaC stack of any account. */
+  recordFinding(stackId: string, body: unknown): { stack: IacStack; notification: WebhookPayload } {
+    const input = checkBody(FindingBody, body ?? {});
+    for (const account of this.store.accounts.values()) {
+      const result = recordFinding(account, stackId, input, this.#events);
+      if (result) return result;
+    }
+    throw notFound('IaC stack', stackId);
+  }
+
+  /**
+   * Dry-runs guardrail rules against a plan: the given rules (create bodies), or the account's own
+   * (primary by default), in the given run scope. Nothing is stored.
+   */
+  evaluate(body: unknown): GuardrailEvaluation {
+    const input = checkBody(EvaluateBody, body ?? {});
+    const account = input.accountId
+      ? this.store.accounts.get(input.accountId)
+      : [...this.store.accounts.values()][0];
+    if (!account) throw notFound('account', input.accountId ?? '');
+    const now = new Date(this.now()).toISOString();
+    const rules: GuardrailRule[] = input.rules
+      ? input.rules.map((r, i) => ({
+          ...r,
+          id: String(i + 1).padStart(24, '0'),
+          accountId: account.account.id,
+          isEnabled: r.isEnabled ?? true,
+          createdAt: now,
+          updatedAt: now,
+        }))
+      : [...account.rules.values()];
+    return evaluateGuardrails(rules, input.run, input.plan);
+  }
+
+  /** Delivers a queued notification: a rule's violation through its notification configuration, a finding to every integration. */
+  #dispatch(account: AccountStore, entry: OutboxEntry): void {
+    const configured =
+      entry.source.kind === 'guardrail_violation' && entry.source.notificationId
+        ? (account.notifications.get(entry.source.notificationId)?.integrationIds ?? [])
+        : [];
+    if (entry.source.kind === 'guardrail_violation' && !entry.source.notificationId) return;
+    this.webhooks.deliver(account.account.id, entry, configured);
+  }
+
+  /** Queues and delivers a notification given by kind (generated) or as a whole payload. */
+  notify(body: unknown): OutboxEntry {
+    const input = checkBody(NotificationBody, body ?? {});
+    const account = input.accountId
+      ? this.store.accounts.get(input.accountId)
+      : [...this.store.accounts.values()][0];
+    if (!account) throw notFound('account', input.accountId ?? '');
+    const { accountId: _a, ...given } = input;
+    const payload = {
+      ...generateNotification(input.notificationType, {
+        accountId: account.account.id,
+        accountName: account.account.name,
+      }),
+      ...given,
+    };
+    const checked = WebhookPayload.safeParse(payload);
+    if (!checked.success) throw validationError(fieldIssuesFromZod(checked.error, 'body', payload));
+    return this.#events.queue(account, { kind: 'manual' }, checked.data);
+  }
+
+  /** Notifications waiting for delivery, oldest first: of one account, or of all. */
+  outbox(accountId?: string): OutboxEntry[] {
+    const accounts = accountId
+      ? [this.store.accounts.get(accountId)].filter((a) => a !== undefined)
+      : [...this.store.accounts.values()];
+    return accounts.flatMap((a) => a.outbox);
   }
 
   /** The accounts and their key pairs (the primary account first). */
@@ -138,8 +296,10 @@ export class MockCore {
   }
 
   #install(state: MockState): void {
+    this.webhooks.clear();
     this.store = new Store(state);
     this.#random = new Random(`runtime:${String(state.seed)}`);
+    this.#buildCount = 0;
   }
 
   /** The services handlers use. */
@@ -186,6 +346,7 @@ export class MockCore {
         jti: 'c',
       });
     },
+    events: this.#events,
     decodeCursor: async (token: string, hash: string) => {
       const result = await this.#cursorSigner.verify(token, 0);
       const [tokenHash, timestamp, id] = 'claims' in result ? result.claims.sub.split('|') : [];
@@ -463,6 +624,22 @@ function resolve(method: string, path: string): ResolvedRoute {
 
 function truncate(text: string): string {
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/** Body of `POST /__mock/guardrails/evaluate`. */
+export const EvaluateBody = z.strictObject({
+  accountId: ObjectId.optional(),
+  rules: z.array(GuardrailCreateBody).max(1000).optional(),
+  run: RunScopeSchema,
+  plan: PlanContentSchema,
+});
+
+/** Parses a control-plane body, or throws a 400 naming every bad field. */
+function checkBody<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const issues: FieldIssue[] = [];
+  const value = check(schema, input, 'body', issues);
+  if (issues.length > 0) throw validationError(issues);
+  return value as z.output<T>;
 }
 
 /** Parses `input`; on failure adds its field issues to `issues` (so one answer names every bad field). */

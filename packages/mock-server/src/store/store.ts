@@ -1,4 +1,5 @@
 import type { Event, GuardrailRule, WorkspaceRun, WorkspaceSummary } from '@iacm/sdk/contract';
+import type { OutboxEntry } from '../domain/events.js';
 import { Collection } from '../query/collection.js';
 import type { AccountState, MockAccount, MockState, NotificationConfig } from './state.js';
 
@@ -31,7 +32,9 @@ export class AccountStore {
   readonly notifications = new Map<string, NotificationConfig>();
   /** Events, with a sorted index on the timestamp. */
   readonly events: Collection<Event>;
-  /** IaC explorer records (read-only through the API). */
+  /** Notifications waiting for delivery (not part of snapshots). */
+  readonly outbox: OutboxEntry[] = [];
+  /** IaC explorer records (read-only through the API; findings change stacks). */
   readonly explorer: Pick<AccountState, 'stacks' | 'backends' | 'modules' | 'repositories'>;
 
   /** Indexes one account's state. */
