@@ -67,6 +67,8 @@ describe('the mock delivers to the receiver through each adapter', () => {
           name: 'acme-logs',
           drifts: [{ keyName: 'acl', iacValue: 'private', providerValue: 'public-read' }],
         });
+        // Deliveries run concurrently: wait for each so the order below is the order sent.
+        await core.control.flushDeliveries();
         core.control.notify({ notificationType: 'GhostResource' });
         await core.control.flushDeliveries();
         expect(got.map((n) => n.kind)).toEqual(['test', 'Drift', 'GhostResource']);

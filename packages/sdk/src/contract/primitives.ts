@@ -224,7 +224,9 @@ export const SortDirection = z.strictObject({ order: SortOrder });
  * `{ field: { order }, ... }` (keys in insertion order). Unknown field names are refused, and a field
  * may appear only once.
  */
-export function sortSchema<const F extends readonly [string, ...string[]]>(fields: F) {
+export function sortSchema<const F extends readonly [string, ...string[]]>(
+  fields: F,
+): z.ZodType<SortSpec<F[number]>, SortSpec<F[number]>> {
   const names = fields.join(', ');
   const item = z
     .partialRecord(z.enum(fields, { error: `expected a sortable field: ${names}` }), SortDirection)
@@ -242,7 +244,9 @@ export function sortSchema<const F extends readonly [string, ...string[]]>(field
         }
       }
     })
-    .meta({ description: `Sort keys, as an array of { field: { order } } or one object. Fields: ${names}.` });
+    .meta({
+      description: `Sort keys, as an array of { field: { order } } or one object. Fields: ${names}.`,
+    }) as unknown as z.ZodType<SortSpec<F[number]>, SortSpec<F[number]>>;
 }
 
 /** A sort specification for the given field names, in either published form. */
