@@ -180,6 +180,7 @@ export class Transport {
     const maxRetries = retrySafe ? (opts.maxRetries ?? this.options.maxRetries) : 0;
     const timeout = opts.timeout ?? this.options.timeout;
     const hooks = this.options.hooks;
+    const fetchImpl = this.options.fetch;
     let renewed = false;
 
     for (let attempt = 1; ; attempt++) {
@@ -210,7 +211,8 @@ export class Transport {
           timeout,
           retry: 0,
           throwHttpErrors: false,
-          fetch: this.options.fetch,
+          // Called as a plain function: browsers refuse a `fetch` called as a method of another object.
+          fetch: (input, init) => fetchImpl(input, init),
           ...(signal ? { signal } : {}),
         });
       } catch (error) {
