@@ -5,6 +5,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /** Tests run against the packages' sources; the built output is checked by publint, attw and smoke tests. */
 const alias = {
+  '@iacm/sdk/openapi': here('./packages/sdk/src/openapi/index.ts'),
   '@iacm/sdk/contract': here('./packages/sdk/src/contract/index.ts'),
   '@iacm/sdk': here('./packages/sdk/src/index.ts'),
   '@iacm/mock-server/node': here('./packages/mock-server/src/node.ts'),

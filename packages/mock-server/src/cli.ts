@@ -33,7 +33,7 @@ Options:
   --help                   show this help
   --version                show the version
 
-The control plane is served without auth under /__mock (reset, seed, state, accounts, journal,
+The OpenAPI 3.1 document is served at /openapi.json. The control plane is served without auth under /__mock (reset, seed, state, accounts, journal,
 faults, rate-limit): bind it to a local address only.`;
 
 /** Thrown for a bad command line: printed without a stack, exit code 2. */

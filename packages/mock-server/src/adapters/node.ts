@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buildOpenApiDocument, type OpenApiDocument } from '@iacm/sdk/openapi';
 import { internalErrorResponse, type MockResponse } from '../core/http.js';
 import { MockCore, type MockOptions } from '../core/mock.js';
 
@@ -32,6 +33,20 @@ export interface RunningMockServer {
 }
 
 const CONTROL_BODY_LIMIT = 256 * 1024 * 1024;
+
+/** Where the standalone server serves the API's OpenAPI document (no auth). */
+const OPENAPI_PATH = '/openapi.json';
+
+let openApiDocument: OpenApiDocument | undefined;
+
+/** The OpenAPI document naming `serverUrl` as its server; the document is built once, on first use. */
+function openApiFor(serverUrl: string): OpenApiDocument {
+  openApiDocument ??= buildOpenApiDocument();
+  return {
+    ...openApiDocument,
+    servers: openApiDocument.servers.map((server) => ({ ...server, url: serverUrl })),
+  };
+}
 
 class BodyTooLarge extends Error {}
 
@@ -68,11 +83,32 @@ function send(res: ServerResponse, response: MockResponse): void {
   res.end(body);
 }
 
-/** Creates the `node:http` request listener of a core (it calls the core directly, no Fetch objects). */
-export function createRequestListener(core: MockCore, maxBodyBytes = 1024 * 1024) {
+/**
+ * Creates the `node:http` request listener of a core (it calls the core directly, no Fetch objects).
+ * Besides the API and the control plane, it answers `GET /openapi.json` with the API's OpenAPI 3.1
+ * document (no auth), whose server is this server.
+ * @param core the core answering the requests.
+ * @param maxBodyBytes the largest API request body, bytes.
+ * @param options `serverUrl`: the base URL `GET /openapi.json` names as the document's server (a
+ *   function is asked on each request); default `http://` and the request's `Host` header.
+ */
+export function createRequestListener(
+  core: MockCore,
+  maxBodyBytes = 1024 * 1024,
+  options: { serverUrl?: string | (() => string) } = {},
+) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      if (req.method === 'GET' && url.pathname === OPENAPI_PATH) {
+        const { serverUrl } = options;
+        const base =
+          typeof serverUrl === 'function'
+            ? serverUrl()
+            : (serverUrl ?? `http://${req.headers.host ?? 'localhost'}`);
+        send(res, { status: 200, headers: { 'content-type': 'application/json' }, body: openApiFor(base) });
+        return;
+      }
       const limit = url.pathname.startsWith('/__mock/') ? CONTROL_BODY_LIMIT : maxBodyBytes;
       let rawBody: string | undefined;
       try {
@@ -113,7 +149,8 @@ export function createRequestListener(core: MockCore, maxBodyBytes = 1024 * 1024
 export async function listen(options: ListenOptions = {}): Promise<RunningMockServer> {
   const { port = 4010, host = '127.0.0.1', maxBodyBytes, core: given, ...coreOptions } = options;
   const core = given ?? new MockCore(coreOptions);
-  const listener = createRequestListener(core, maxBodyBytes);
+  let url = '';
+  const listener = createRequestListener(core, maxBodyBytes, { serverUrl: () => url });
   const server = createServer((req, res) => {
     void listener(req, res);
   });
@@ -126,8 +163,9 @@ export async function listen(options: ListenOptions = {}): Promise<RunningMockSe
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  url = `http://${shownHost}:${address.port}`;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url,
     port: address.port,
     core,
     control: core.control,

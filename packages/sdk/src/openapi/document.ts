@@ -1,0 +1,510 @@
+import type { z } from 'zod';
+import {
+  AggregationBucket,
+  Backend,
+  DriftNotification,
+  type EndpointDefinition,
+  ErrorBody,
+  Event,
+  EventAttribute,
+  EventFilter,
+  endpointList,
+  FacetRequest,
+  FacetResult,
+  FieldIssue,
+  GhostResourceNotification,
+  GuardrailFilters,
+  GuardrailRule,
+  IacStack,
+  InsightDetectedNotification,
+  LoginBody,
+  MAX_EVENT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  Module,
+  ModuleScreenFilters,
+  NanoTimestamp,
+  ObjectId,
+  OwnerSummary,
+  PathId,
+  ProviderCount,
+  Repository,
+  RunFilters,
+  RunTask,
+  ScreenFilters,
+  StackProvider,
+  Timestamp,
+  UnmanagedResourceNotification,
+  Uuid,
+  WebhookDrift,
+  WebhookDriftSample,
+  WebhookOwnerData,
+  WebhookPayload,
+  WebhookSample,
+  WebhookTestDelivery,
+  WorkspaceBackendSummary,
+  WorkspaceFilters,
+  WorkspaceRun,
+  WorkspaceSummary,
+} from '../contract/index.js';
+import { contractNameOf, SchemaComponents } from './schemas.js';
+import type {
+  JsonSchema,
+  OpenApiDocument,
+  OpenApiHeader,
+  OpenApiOperation,
+  OpenApiParameter,
+  OpenApiPathItem,
+  OpenApiReference,
+  OpenApiResponse,
+  OpenApiTag,
+} from './types.js';
+
+/**
+ * The version of the generated document (`info.version`): the version of the contract it is
+ * generated from, released with `@iacm/sdk`.
+ */
+export const OPENAPI_DOCUMENT_VERSION = '0.0.0';
+
+/** The document's title (`info.title`). */
+export const OPENAPI_TITLE = 'IaC Management Service API (iacm)';
+
+/** The server the document names by default: the standalone mock (`iacm-mock`, `listen()`) on its default port. */
+export const DEFAULT_SERVER_URL = 'http://127.0.0.1:4010';
+
+/** Options of {@link buildOpenApiDocument}. */
+export interface BuildOpenApiDocumentOptions {
+  /** The base URL to name in `servers`. Default {@link DEFAULT_SERVER_URL}. */
+  serverUrl?: string;
+}
+
+const JSON_MEDIA_TYPE = 'application/json';
+
+/** Schemas that become components on both sides (no transforms, so the same JSON Schema). */
+const PRIMITIVES: ReadonlyArray<z.ZodType> = [ObjectId, Uuid, PathId, Timestamp, NanoTimestamp];
+
+/** Named parts of request bodies (converted as the client sends them). */
+const REQUEST_PARTS: ReadonlyArray<z.ZodType> = [
+  WorkspaceFilters,
+  RunFilters,
+  GuardrailFilters,
+  ScreenFilters,
+  ModuleScreenFilters,
+  EventFilter,
+  FacetRequest,
+];
+
+/** Named resources of answers and webhook deliveries (converted as the service sends them). */
+const RESOURCES: ReadonlyArray<z.ZodType> = [
+  WorkspaceSummary,
+  WorkspaceBackendSummary,
+  WorkspaceRun,
+  OwnerSummary,
+  RunTask,
+  GuardrailRule,
+  IacStack,
+  StackProvider,
+  Backend,
+  AggregationBucket,
+  Repository,
+  Module,
+  ProviderCount,
+  Event,
+  EventAttribute,
+  FacetResult,
+  ErrorBody,
+  FieldIssue,
+  WebhookPayload,
+  DriftNotification,
+  UnmanagedResourceNotification,
+  GhostResourceNotification,
+  InsightDetectedNotification,
+  WebhookDriftSample,
+  WebhookSample,
+  WebhookDrift,
+  WebhookOwnerData,
+  WebhookTestDelivery,
+];
+
+/** What each endpoint group covers, by tag name. */
+const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  auth: 'Exchange API keys for a bearer token (from the public record: the spec does not show how the JWT is obtained).',
+  health: 'Service health (from the public record).',
+  workspaces: 'Workspaces and their runs (spec §4.1).',
+  guardrails: 'Guardrail rules and their notification configurations (spec §4.2).',
+  iacExplorer:
+    'IaC explorer queries over stacks, backends, repositories, modules and providers (spec §4.3). The bodies accept additional members.',
+  eventCenter:
+    'Event center queries (spec §4.4). The spec shows no Authorization header here; iacm requires the same bearer token as every other endpoint.',
+  webhooks: 'Notifications the service sends to a configured webhook URL (spec §2.11, §6.2).',
+};
+
+const HEADERS: Record<string, OpenApiHeader> = {
+  RequestId: {
+    description: 'The id of this answer, repeated as `requestId` in error bodies.',
+    schema: { type: 'string' },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before the next request.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Allow: { description: 'The methods the path accepts.', schema: { type: 'string' } },
+};
+
+const headerRef = (name: keyof typeof HEADERS): OpenApiReference => ({
+  $ref: `#/components/headers/${name}`,
+});
+
+/** Error responses: status, component name, headers beyond `x-request-id`, and when they happen. */
+const ERROR_RESPONSES = [
+  {
+    status: 400,
+    name: 'BadRequest',
+    description:
+      'The request is invalid: `validation_failed` (a path parameter, query parameter or body member is invalid; `issues` names every bad field) or `invalid_json`.',
+    example: {
+      status: 400,
+      code: 'validation_failed',
+      message: 'body.size: Too big: expected number to be <=150, received number 151',
+      requestId: 'req_0000000001',
+      issues: [
+        {
+          location: 'body',
+          path: 'size',
+          message: 'body.size: Too big: expected number to be <=150, received number 151',
+          expected: 'at most 150',
+          received: 'number 151',
+        },
+      ],
+    },
+  },
+  {
+    status: 401,
+    name: 'Unauthorized',
+    description:
+      '`unauthorized` (missing, malformed or badly signed bearer token), `token_expired`, or `invalid_credentials` (login with wrong keys).',
+  },
+  {
+    status: 403,
+    name: 'Forbidden',
+    description:
+      '`forbidden`: the caller may not do this (for example `accountId` of another account in a body).',
+  },
+  {
+    status: 404,
+    name: 'NotFound',
+    description:
+      "`not_found` (no such record in the caller's account; another account's id answers 404 too) or `route_not_found`.",
+  },
+  {
+    status: 405,
+    name: 'MethodNotAllowed',
+    description: '`method_not_allowed`: the path exists, the method does not.',
+    headers: { Allow: headerRef('Allow') },
+  },
+  {
+    status: 429,
+    name: 'TooManyRequests',
+    description:
+      '`rate_limited`: over the rate limit (500 requests per rolling 60 seconds per source address); wait `Retry-After` seconds.',
+    headers: { 'Retry-After': headerRef('RetryAfter') },
+  },
+  { status: 500, name: 'InternalError', description: '`internal_error`: a bug in the service.' },
+] as const;
+
+type ErrorStatus = (typeof ERROR_RESPONSES)[number]['status'];
+
+function errorResponses(): Record<string, OpenApiResponse> {
+  const responses: Record<string, OpenApiResponse> = {};
+  for (const error of ERROR_RESPONSES) {
+    const media: OpenApiResponse['content'] = {
+      [JSON_MEDIA_TYPE]: {
+        schema: { $ref: '#/components/schemas/ErrorBody' },
+        ...('example' in error ? { example: error.example } : {}),
+      },
+    };
+    responses[error.name] = {
+      description: error.description,
+      headers: { 'x-request-id': headerRef('RequestId'), ...('headers' in error ? error.headers : {}) },
+      content: media,
+    };
+  }
+  return responses;
+}
+
+/** The error statuses an endpoint can answer. */
+function errorStatusesOf(endpoint: EndpointDefinition): ErrorStatus[] {
+  const statuses: ErrorStatus[] = [400];
+  // Bearer authentication fails with 401; so do wrong keys at login.
+  if (endpoint.auth || endpoint.body === LoginBody) statuses.push(401);
+  if (endpoint.auth) statuses.push(403);
+  statuses.push(404, 405, 429, 500);
+  return statuses;
+}
+
+/** The tag of an endpoint: its group, the part of its name before the first dot. */
+function groupOf(name: string): string {
+  return name.split('.')[0] as string;
+}
+
+function describeEndpoint(endpoint: EndpointDefinition): string {
+  const lines: string[] = [];
+  switch (endpoint.pagination) {
+    case 'page':
+      lines.push(
+        `Paged with the \`page\` (zero-based) and \`pageSize\` (1 to ${MAX_PAGE_SIZE}) query parameters. The answer is a bare array without a total: the last page is the first one shorter than \`pageSize\`.`,
+      );
+      break;
+    case 'offset':
+      lines.push(
+        `Paged with the body members \`page\` (zero-based; alias \`pageNumber\`) and \`pageSize\` (1 to ${MAX_PAGE_SIZE}; alias \`tablePageSize\`). The answer's \`total\` counts the matches over all pages.`,
+      );
+      break;
+    case 'continuation':
+      lines.push(
+        `Paged with \`size\` (1 to ${MAX_EVENT_PAGE_SIZE}) and \`continuationToken\`. The answer's \`continuationToken\` (an iacm addition to the spec) is the token of the next page, or null after the last page; send it back with the same query.`,
+      );
+      break;
+    case 'none':
+      break;
+  }
+  if (endpoint.projection) {
+    lines.push(
+      "The body's `projection` trims the answer's items to the named members plus `id`; the other members of the item schema are then absent.",
+    );
+  }
+  if (endpoint.params) {
+    lines.push(
+      'Path ids take the 24-hex id a search returns, or a lower-case UUID (`00000000-` followed by the 24-hex id addresses that record).',
+    );
+  }
+  if (!endpoint.retrySafe) lines.push('Not retry-safe: repeating the request can change the outcome.');
+  return lines.join('\n\n');
+}
+
+/** Builds the parameters of one location from the converted (strict) object schema of that location. */
+function parametersOf(
+  objectSchema: JsonSchema,
+  location: 'path' | 'query',
+  components: SchemaComponents,
+): OpenApiParameter[] {
+  const properties = (objectSchema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((objectSchema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => {
+    const { description: own, ...schema } =
+      location === 'query' ? queryValueSchema(property) : (property as JsonSchema);
+    const description = own ?? components.resolve(schema.$ref)?.description;
+    return {
+      name,
+      in: location,
+      ...(typeof description === 'string' ? { description } : {}),
+      required: location === 'path' || required.has(name),
+      schema,
+    };
+  });
+}
+
+/**
+ * A query parameter's value schema. Query strings carry text, so the contract also accepts decimal
+ * digits (`integer | string → integer`); the document describes the value as the integer it is.
+ */
+function queryValueSchema(property: JsonSchema): JsonSchema {
+  const { anyOf, ...rest } = property;
+  if (!Array.isArray(anyOf)) return property;
+  const numeric = (anyOf as JsonSchema[]).find(
+    (option) => option.type === 'integer' || option.type === 'number',
+  );
+  return numeric ? { ...numeric, ...rest } : property;
+}
+
+function operationOf(endpoint: EndpointDefinition, components: SchemaComponents): OpenApiOperation {
+  const parameters: OpenApiParameter[] = [
+    ...(endpoint.params ? parametersOf(components.inline(endpoint.params, 'input'), 'path', components) : []),
+    ...parametersOf(components.inline(endpoint.query, 'input'), 'query', components),
+  ];
+  const responses: OpenApiOperation['responses'] = {};
+  const requestId = { 'x-request-id': headerRef('RequestId') };
+  responses[String(endpoint.successStatus)] =
+    endpoint.successStatus === 204
+      ? { description: 'No content.', headers: requestId }
+      : {
+          description: 'Success.',
+          headers: requestId,
+          content: { [JSON_MEDIA_TYPE]: { schema: components.ref(endpoint.response, 'output') } },
+        };
+  for (const status of errorStatusesOf(endpoint)) {
+    const error = ERROR_RESPONSES.find((candidate) => candidate.status === status);
+    if (error) responses[String(status)] = { $ref: `#/components/responses/${error.name}` };
+  }
+  const description = describeEndpoint(endpoint);
+  return {
+    operationId: endpoint.name,
+    summary: endpoint.summary,
+    ...(description ? { description } : {}),
+    tags: [groupOf(endpoint.name)],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(endpoint.body
+      ? {
+          requestBody: {
+            ...(endpoint.bodyRequired
+              ? {}
+              : { description: 'Every member is optional; an absent body is read as `{}`.' }),
+            required: endpoint.bodyRequired,
+            content: { [JSON_MEDIA_TYPE]: { schema: components.ref(endpoint.body, 'input') } },
+          },
+        }
+      : {}),
+    responses,
+    ...(endpoint.auth ? { security: [{ bearerAuth: [] }] } : {}),
+    'x-iacm-pagination': endpoint.pagination,
+    'x-iacm-retry-safe': endpoint.retrySafe,
+    'x-iacm-projection': endpoint.projection,
+  };
+}
+
+const WEBHOOK_DESCRIPTION = [
+  "Sent to the integration's webhook URL exactly as entered, with the integration's credentials: HTTP Basic, or a configured `Authorization` header value sent verbatim. Deliveries carry no signature.",
+  'Findings (drift, unmanaged, ghost, insight) notify every webhook integration of the account. 5xx, 408, 429 and network errors are retried (5 attempts, 1 s doubling); 401 and 403 are not, and set the integration status.',
+].join('\n\n');
+
+function webhooksOf(components: SchemaComponents): Record<string, OpenApiPathItem> {
+  const delivery = (
+    operationId: string,
+    summary: string,
+    schema: z.ZodType,
+    description: string,
+  ): OpenApiPathItem => ({
+    post: {
+      operationId,
+      summary,
+      description,
+      tags: ['webhooks'],
+      requestBody: {
+        required: true,
+        content: { [JSON_MEDIA_TYPE]: { schema: components.ref(schema, 'output') } },
+      },
+      responses: {
+        '2XX': { description: 'Delivered.' },
+        '401': { description: 'The credentials were refused: the integration reports invalid credentials.' },
+        '403': {
+          description: 'Forbidden: the integration reports missing write permission for this integration.',
+        },
+      },
+    },
+  });
+  return {
+    notification: delivery(
+      'webhooks.notification',
+      'A finding notification: drift, unmanaged resource, ghost resource or insight.',
+      WebhookPayload,
+      `Discriminated by \`notificationType\`; \`drifts\` appears only on \`Drift\` samples. Unknown members may appear.\n\n${WEBHOOK_DESCRIPTION}`,
+    ),
+    testDelivery: delivery(
+      'webhooks.testDelivery',
+      "The integration's test delivery, sent when an integration is created or tested.",
+      WebhookTestDelivery,
+      'When the test fails at creation, the integration is not created and an invalid webhook URL is reported.',
+    ),
+  };
+}
+
+/**
+ * Builds the OpenAPI 3.1.0 document of the IaC management service API from the contract's endpoint
+ * table: one operation per endpoint (operationId = the endpoint name, tagged by group), path and
+ * query parameters, request bodies as a client sends them (zod `io: 'input'`), answers as the
+ * service sends them (`io: 'output'`), the error responses with the one `ErrorBody`, bearer
+ * authentication where the endpoint needs it, and the webhook deliveries under `webhooks`.
+ *
+ * Resources, request bodies and answers are named component schemas (named like their contract
+ * exports), so the document and the SDK's types share names. The result is plain JSON data; the
+ * same contract always yields the same document.
+ *
+ * @example
+ * const document = buildOpenApiDocument({ serverUrl: 'http://127.0.0.1:4010' });
+ * writeFileSync('openapi.json', `${JSON.stringify(document, null, 2)}\n`);
+ */
+export function buildOpenApiDocument(options: BuildOpenApiDocumentOptions = {}): OpenApiDocument {
+  const components = new SchemaComponents();
+  for (const schema of PRIMITIVES) {
+    components.add(schema, 'input');
+    components.add(schema, 'output');
+  }
+  for (const schema of REQUEST_PARTS) components.add(schema, 'input');
+  for (const schema of RESOURCES) components.add(schema, 'output');
+  for (const endpoint of endpointList) {
+    if (endpoint.params) components.addInline(endpoint.params, 'input');
+    components.addInline(endpoint.query, 'input');
+    if (endpoint.body) components.add(endpoint.body, 'input', nameOr(endpoint, 'Body', endpoint.body));
+    if (endpoint.successStatus !== 204)
+      components.add(endpoint.response, 'output', nameOr(endpoint, 'Response', endpoint.response));
+  }
+  components.emit();
+
+  const paths: Record<string, OpenApiPathItem> = {};
+  const tags: OpenApiTag[] = [];
+  for (const endpoint of endpointList) {
+    const method = endpoint.method.toLowerCase() as keyof OpenApiPathItem;
+    const item = paths[endpoint.path] ?? {};
+    if (item[method])
+      throw new Error(`buildOpenApiDocument: ${endpoint.method} ${endpoint.path} appears twice`);
+    item[method] = operationOf(endpoint, components);
+    paths[endpoint.path] = item;
+    const group = groupOf(endpoint.name);
+    if (!tags.some((tag) => tag.name === group)) tags.push(tagOf(group));
+  }
+  const webhooks = webhooksOf(components);
+  tags.push(tagOf('webhooks'));
+
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info: {
+      title: OPENAPI_TITLE,
+      version: OPENAPI_DOCUMENT_VERSION,
+      description:
+        'The IaC management service API as iacm implements it: the spec, filled in by the public record and by the choices documented in docs/api-semantics.md. Requests are strict (unknown members and values are refused); answers are tolerant (unknown members and enum values may appear). Generated from the zod contract of @iacm/sdk.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [
+      {
+        url: options.serverUrl ?? DEFAULT_SERVER_URL,
+        description: "The API's base URL (by default the local iacm mock server).",
+      },
+    ],
+    tags,
+    paths,
+    webhooks,
+    components: {
+      schemas: components.schemas,
+      responses: errorResponses(),
+      headers: HEADERS,
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'The `accessToken` of `POST /v2/login`, sent as `Authorization: Bearer <token>`.',
+        },
+      },
+    },
+  };
+  // Plain data with no object shared between documents: a caller may edit its copy.
+  return structuredClone(document);
+}
+
+function tagOf(name: string): OpenApiTag {
+  const description = TAG_DESCRIPTIONS[name];
+  return description ? { name, description } : { name };
+}
+
+/**
+ * The component name of an endpoint's body or answer: its contract export name, or else one made
+ * from the endpoint name (`workspaces.runs.search` → `WorkspacesRunsSearchBody`).
+ */
+function nameOr(endpoint: EndpointDefinition, suffix: 'Body' | 'Response', schema: z.ZodType): string {
+  const exported = contractNameOf(schema);
+  if (exported) return exported;
+  const pascal = endpoint.name
+    .split('.')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+  return `${pascal}${suffix}`;
+}
