@@ -6,6 +6,8 @@
  * @module
  */
 import type { z } from 'zod';
+import { formatIssuePath, valueAt } from '../../sdk/src/contract/errors.js';
+import { describe } from '../../sdk/src/contract/primitives.js';
 import {
   type DriftNotification,
   type GhostResourceNotification,
@@ -123,37 +125,6 @@ export function parseDelivery(value: unknown): ParsedDelivery {
   };
 }
 
-/** Describes a value for an error message without echoing long content. */
-export function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') {
-    return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
-  }
-  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
-  return `an ${typeof value}`;
-}
-
-/** Renders an issue path (`['samples', 0, 'firstSeen']`) as `samples[0].firstSeen`. */
-function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
-}
-
-function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
-  let current = root;
-  for (const part of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[part];
-  }
-  return current;
-}
-
 function expectedOf(issue: z.core.$ZodIssue): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
@@ -195,7 +166,7 @@ function issuesFromZod(error: z.ZodError, input: unknown): WebhookIssue[] {
           continue;
         }
       }
-      const where = formatPath(path);
+      const where = formatIssuePath(path);
       const received = describe(valueAt(input, path));
       const expected = expectedOf(issue);
       const generic = issue.message.startsWith('Invalid');

@@ -99,7 +99,8 @@ function describeKind(value: unknown): string {
   return typeof value === 'string' ? `a string of ${value.length} characters` : describe(value);
 }
 
-function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+/** The value at a path inside a parsed input (undefined when the path leads nowhere). */
+export function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   let current = root;
   for (const part of path) {
     if (current === null || typeof current !== 'object') return undefined;
