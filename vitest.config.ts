@@ -35,6 +35,10 @@ export default defineConfig({
         test: { name: 'webhook-receiver', include: ['packages/webhook-receiver/test/**/*.test.ts'] },
       },
       { resolve: { alias }, test: { name: 'integration', include: ['tests/**/*.test.ts'] } },
+      {
+        resolve: { alias },
+        test: { name: 'examples', include: ['examples/**/*.test.ts'], exclude: ['**/node_modules/**'] },
+      },
     ],
   },
 });

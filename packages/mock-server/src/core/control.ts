@@ -476,7 +476,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
           throw new HttpError(
             404,
             'route_not_found',
-            `no control endpoint at ${path.slice(0, 120)}; see docs/testing.md`,
+            `no control endpoint at ${path.slice(0, 120)}; see docs/mock-server.md`,
           );
         }
       }
