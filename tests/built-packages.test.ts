@@ -25,7 +25,7 @@ describe('the built SDK', () => {
        const ok = WorkspaceSearchBody.safeParse({ limit: 1 }).success;
        console.log(JSON.stringify({ version: VERSION, count: Object.keys(endpoints).length, ok }));`,
     ]);
-    expect(JSON.parse(out)).toEqual({ version: '0.0.0', count: 17, ok: false });
+    expect(JSON.parse(out)).toEqual({ version: '0.1.0', count: 17, ok: false });
   });
 
   it('requires from CJS, contract included', () => {
@@ -35,6 +35,6 @@ describe('the built SDK', () => {
        const { endpoints, ObjectId } = require('@iacm/sdk/contract');
        console.log(JSON.stringify({ version: VERSION, count: Object.keys(endpoints).length, ok: ObjectId.safeParse('65a1f0c2e4b0a1b2c3d4e5f6').success }));`,
     ]);
-    expect(JSON.parse(out)).toEqual({ version: '0.0.0', count: 17, ok: true });
+    expect(JSON.parse(out)).toEqual({ version: '0.1.0', count: 17, ok: true });
   });
 });

@@ -60,4 +60,4 @@ export type {
 } from './resources/types.js';
 
 /** The version of this package. */
-export const VERSION = '0.0.0';
+export const VERSION = '0.1.0';

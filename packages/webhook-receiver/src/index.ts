@@ -72,4 +72,4 @@ export {
 } from './testing.js';
 
 /** The version of this package. */
-export const VERSION = '0.0.0';
+export const VERSION = '0.1.0';
