@@ -221,10 +221,7 @@ export class MockCore {
    */
   evaluate(body: unknown): GuardrailEvaluation {
     const input = checkBody(EvaluateBody, body ?? {});
-    const account = input.accountId
-      ? this.store.accounts.get(input.accountId)
-      : [...this.store.accounts.values()][0];
-    if (!account) throw notFound('account', input.accountId ?? '');
+    const account = this.#account(input.accountId);
     const now = new Date(this.now()).toISOString();
     const rules: GuardrailRule[] = input.rules
       ? input.rules.map((r, i) => ({
@@ -237,6 +234,13 @@ export class MockCore {
         }))
       : [...account.rules.values()];
     return evaluateGuardrails(rules, input.run, input.plan);
+  }
+
+  /** The account with this id, or the primary account when none is named; 404 for an unknown id. */
+  #account(accountId: string | undefined): AccountStore {
+    const account = accountId ? this.store.accounts.get(accountId) : [...this.store.accounts.values()][0];
+    if (!account) throw notFound('account', accountId ?? '');
+    return account;
   }
 
   /** Delivers a queued notification: a rule's violation through its notification configuration, a finding to every integration. */
@@ -252,10 +256,7 @@ export class MockCore {
   /** Queues and delivers a notification given by kind (generated) or as a whole payload. */
   notify(body: unknown): OutboxEntry {
     const input = checkBody(NotificationBody, body ?? {});
-    const account = input.accountId
-      ? this.store.accounts.get(input.accountId)
-      : [...this.store.accounts.values()][0];
-    if (!account) throw notFound('account', input.accountId ?? '');
+    const account = this.#account(input.accountId);
     const { accountId: _a, ...given } = input;
     const payload = {
       ...generateNotification(input.notificationType, {
