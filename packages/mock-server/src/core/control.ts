@@ -1,10 +1,8 @@
 import {
   Backend,
   Event,
-  fieldIssuesFromZod,
   GuardrailRule,
   IacStack,
-  type IssueLocation,
   Module,
   Repository,
   type WebhookPayload,
@@ -25,7 +23,7 @@ import {
   type WebhookHub,
 } from '../domain/webhooks.js';
 import type { MockAccount, MockState, SeedSizes } from '../store/state.js';
-import { HttpError, type MockResponse, notFound, validationError } from './http.js';
+import { HttpError, type MockResponse, notFound, parseOr400, validationError } from './http.js';
 
 /** One journal entry: a request the mock answered, credentials redacted. */
 export interface JournalEntry {
@@ -272,23 +270,17 @@ export const StateSchema = z.strictObject({
     .min(1),
 });
 
-function parse<T>(schema: z.ZodType<T>, input: unknown, location: IssueLocation = 'body'): T {
-  const result = schema.safeParse(input);
-  if (!result.success) throw validationError(fieldIssuesFromZod(result.error, location, input));
-  return result.data;
-}
-
 /** Builds the control plane of a core. */
 export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPlane {
   let faultCount = 0;
   const plane: ControlPlane = {
     reset: () => deps.reset(),
     seed: (seed, sizes = {}) => {
-      const body = parse(SeedBody, { seed, sizes });
+      const body = parseOr400(SeedBody, { seed, sizes });
       deps.reseed(body.seed, stripUndefined(body.sizes ?? {}));
     },
     getState: () => core.store.toState(),
-    setState: (state) => deps.setState(parse(StateSchema, state) as unknown as MockState),
+    setState: (state) => deps.setState(parseOr400(StateSchema, state) as unknown as MockState),
     accounts: () => core.accounts(),
     journal: (limit) =>
       deps.journal.slice(limit === undefined ? 0 : Math.max(0, deps.journal.length - limit)),
@@ -296,7 +288,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
       deps.journal.length = 0;
     },
     addFault: (rule) => {
-      const parsed = parse(FaultBody, rule);
+      const parsed = parseOr400(FaultBody, rule);
       const fault: Fault = {
         ...stripUndefined(parsed),
         id: `fault_${++faultCount}`,
@@ -318,18 +310,18 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     flushDeliveries: () => core.webhooks.flush(),
     webhooks: {
       create: async (body) => {
-        const parsed = parse(IntegrationCreateBody, body ?? {});
+        const parsed = parseOr400(IntegrationCreateBody, body ?? {});
         const accountId = parsed.accountId ?? core.accounts()[0]?.id;
         if (!accountId || !core.accounts().some((a) => a.id === accountId))
           throw notFound('account', parsed.accountId ?? '');
         return core.webhooks.create(accountId, parsed);
       },
       list: (accountId) => core.webhooks.list(accountId),
-      update: async (id, body) => core.webhooks.update(id, parse(IntegrationUpdateBody, body ?? {})),
+      update: async (id, body) => core.webhooks.update(id, parseOr400(IntegrationUpdateBody, body ?? {})),
       remove: (id) => core.webhooks.remove(id),
       test: (id) => core.webhooks.test(id),
       deliveries: (integrationId) => core.webhooks.attempts(integrationId),
-      setPolicy: (policy) => core.webhooks.setPolicy(stripUndefined(parse(PolicyBody, policy))),
+      setPolicy: (policy) => core.webhooks.setPolicy(stripUndefined(parseOr400(PolicyBody, policy))),
     },
     setRateLimit: (limit) => {
       if (limit === false) deps.setRateLimit(undefined);
@@ -348,7 +340,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
           plane.reset();
           return ok({ status: 'reset' });
         case 'POST /__mock/seed': {
-          const parsed = parse(SeedBody, body ?? {});
+          const parsed = parseOr400(SeedBody, body ?? {});
           deps.reseed(parsed.seed, stripUndefined(parsed.sizes ?? {}));
           return ok({ status: 'seeded', seed: parsed.seed });
         }
@@ -379,7 +371,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
           plane.clearFaults();
           return ok(undefined, 204);
         case 'POST /__mock/rate-limit': {
-          const parsed = parse(RateLimitBody, body ?? {});
+          const parsed = parseOr400(RateLimitBody, body ?? {});
           plane.setRateLimit(
             parsed.enabled
               ? { limit: parsed.limit ?? 500, windowSeconds: parsed.windowSeconds ?? 60 }
@@ -414,7 +406,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
         case 'GET /__mock/clock':
           return ok({ now: new Date(plane.clock.now()).toISOString() });
         case 'POST /__mock/clock': {
-          const parsed = parse(ClockBody, body ?? {});
+          const parsed = parseOr400(ClockBody, body ?? {});
           if (parsed.resume) plane.clock.resume();
           if (parsed.now !== undefined) plane.clock.set(parsed.now);
           if (parsed.advanceMs !== undefined) plane.clock.advance(parsed.advanceMs);

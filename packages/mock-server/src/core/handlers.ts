@@ -8,6 +8,7 @@ import {
   type Event,
   type EventField,
   type EventQueryBody,
+  explorerPage,
   type FacetQueryBody,
   type FacetResult,
   type GuardrailCreateBody,
@@ -20,6 +21,7 @@ import {
   type RunSearchBody,
   type ScreenFilters,
   sortKeys,
+  toTimestamp,
   type WorkspaceLabelsBody,
   type WorkspaceRun,
   type WorkspaceSearchBody,
@@ -81,10 +83,6 @@ function paging(ctx: HandlerContext): { offset: number; limit: number } {
   const page = (ctx.query.page as number | undefined) ?? 0;
   const pageSize = (ctx.query.pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE;
   return { offset: page * pageSize, limit: pageSize };
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,15 +229,8 @@ function searchList<T extends { id: string }>(
 // ---------------------------------------------------------------------------------------------
 // IaC explorer
 
-function explorerPaging(body: {
-  page?: number | undefined;
-  pageNumber?: number | undefined;
-  pageSize?: number | undefined;
-  tablePageSize?: number | undefined;
-  size?: number | undefined;
-}) {
-  const page = body.page ?? body.pageNumber ?? 0;
-  const pageSize = body.pageSize ?? body.tablePageSize ?? body.size ?? DEFAULT_PAGE_SIZE;
+function explorerPaging(body: Parameters<typeof explorerPage>[0]) {
+  const { page, pageSize } = explorerPage(body);
   return { offset: page * pageSize, limit: pageSize };
 }
 
@@ -400,7 +391,7 @@ export const handlers: Record<EndpointName, Handler> = {
     const updated: WorkspaceSummary = {
       ...workspace,
       labels: [...labels],
-      updatedAt: iso(ctx.services.now()),
+      updatedAt: toTimestamp(ctx.services.now()),
     };
     account.workspaces.update(updated);
     ctx.services.events.record(account, {
@@ -455,7 +446,7 @@ export const handlers: Record<EndpointName, Handler> = {
         "body.accountId: a rule can only be created in the caller's own account",
       );
     }
-    const now = iso(ctx.services.now());
+    const now = toTimestamp(ctx.services.now());
     const id = ctx.services.newId();
     let notificationId = body.notificationId?.toLowerCase();
     if (notificationId !== undefined) {
@@ -501,7 +492,7 @@ export const handlers: Record<EndpointName, Handler> = {
       throw notFound('notification configuration', body.notificationId);
     }
     const { createdAt: _c, updatedAt: _u, accountId: _a, ...changes } = body;
-    const merged = { ...rule, ...changes, updatedAt: iso(ctx.services.now()) } as GuardrailRule;
+    const merged = { ...rule, ...changes, updatedAt: toTimestamp(ctx.services.now()) } as GuardrailRule;
     if (changes.name !== undefined) merged.name = changes.name.trim();
     const problems = criteriaProblems(merged.type as never, merged.criteria as never);
     if (problems.length > 0) {

@@ -1,4 +1,11 @@
-import { type ErrorCode, type FieldIssue, summariseIssues } from '@iacm/sdk/contract';
+import {
+  type ErrorCode,
+  type FieldIssue,
+  fieldIssuesFromZod,
+  type IssueLocation,
+  summariseIssues,
+} from '@iacm/sdk/contract';
+import type { z } from 'zod';
 
 /** A plain request, as an adapter hands it to the core. */
 export interface MockRequest {
@@ -58,6 +65,17 @@ export class HttpError extends Error {
 /** A 400 `validation_failed` naming every bad field. */
 export function validationError(issues: FieldIssue[]): HttpError {
   return new HttpError(400, 'validation_failed', summariseIssues(issues), { issues });
+}
+
+/** Parses `input` with `schema`, or throws a 400 naming every bad field of it. */
+export function parseOr400<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  location: IssueLocation = 'body',
+): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(fieldIssuesFromZod(result.error, location, input));
+  return result.data;
 }
 
 /** A 404 for a record that does not exist in the caller's account. */

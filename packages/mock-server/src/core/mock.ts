@@ -52,6 +52,7 @@ import {
   type MockRequest,
   type MockResponse,
   notFound,
+  parseOr400,
   readHeader,
   readQuery,
   validationError,
@@ -196,7 +197,7 @@ export class MockCore {
 
   /** Simulates a CI run on a workspace of any account (see `docs/guardrails.md`). */
   simulateRun(workspaceId: string, body: unknown): { run: WorkspaceRun; evaluation: GuardrailEvaluation } {
-    const input = checkBody(SimulatedRunBody, body ?? {});
+    const input = parseOr400(SimulatedRunBody, body ?? {});
     const id = pathIdToObjectId(workspaceId);
     for (const account of this.store.accounts.values()) {
       const workspace = id === undefined ? undefined : account.workspaces.get(id);
@@ -207,7 +208,7 @@ export class MockCore {
 
   /** Records a finding on an IaC stack of any account. */
   recordFinding(stackId: string, body: unknown): { stack: IacStack; notification: WebhookPayload } {
-    const input = checkBody(FindingBody, body ?? {});
+    const input = parseOr400(FindingBody, body ?? {});
     for (const account of this.store.accounts.values()) {
       const result = recordFinding(account, stackId, input, this.#events);
       if (result) return result;
@@ -220,7 +221,7 @@ export class MockCore {
    * (primary by default), in the given run scope. Nothing is stored.
    */
   evaluate(body: unknown): GuardrailEvaluation {
-    const input = checkBody(EvaluateBody, body ?? {});
+    const input = parseOr400(EvaluateBody, body ?? {});
     const account = this.#account(input.accountId);
     const now = new Date(this.now()).toISOString();
     const rules: GuardrailRule[] = input.rules
@@ -255,7 +256,7 @@ export class MockCore {
 
   /** Queues and delivers a notification given by kind (generated) or as a whole payload. */
   notify(body: unknown): OutboxEntry {
-    const input = checkBody(NotificationBody, body ?? {});
+    const input = parseOr400(NotificationBody, body ?? {});
     const account = this.#account(input.accountId);
     const { accountId: _a, ...given } = input;
     const payload = {
@@ -634,14 +635,6 @@ export const EvaluateBody = z.strictObject({
   run: RunScopeSchema,
   plan: PlanContentSchema,
 });
-
-/** Parses a control-plane body, or throws a 400 naming every bad field. */
-function checkBody<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const issues: FieldIssue[] = [];
-  const value = check(schema, input, 'body', issues);
-  if (issues.length > 0) throw validationError(issues);
-  return value as z.output<T>;
-}
 
 /** Parses `input`; on failure adds its field issues to `issues` (so one answer names every bad field). */
 function check(schema: z.ZodType, input: unknown, location: IssueLocation, issues: FieldIssue[]): unknown {

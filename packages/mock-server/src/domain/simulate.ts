@@ -6,6 +6,7 @@ import {
   RESOURCE_ACTIONS,
   type RunStatus,
   type RunTask,
+  toTimestamp,
   type WorkspaceRun,
   type WorkspaceSummary,
 } from '@iacm/sdk/contract';
@@ -87,10 +88,6 @@ export interface DomainServices {
   events: EventRecorder;
 }
 
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
 const SEVERITY_NAMES: Record<number, string> = { 1: 'flexible', 2: 'strict', 3: 'warning' };
 
 /** The run status a plan ends in, and whether an apply follows. */
@@ -167,8 +164,8 @@ export function simulateRun(
     return {
       id,
       accountId: account.account.id,
-      createdAt: iso(at),
-      updatedAt: iso(at),
+      createdAt: toTimestamp(at),
+      updatedAt: toTimestamp(at),
       contentKeys: {
         [kind === 'post-plan' ? 'plan' : 'apply']: `${kind === 'post-plan' ? 'plans' : 'applies'}/${id}.json`,
       },
@@ -205,8 +202,8 @@ export function simulateRun(
   const run: WorkspaceRun = {
     id: runId,
     accountId: account.account.id,
-    createdAt: iso(now),
-    updatedAt: iso(now),
+    createdAt: toTimestamp(now),
+    updatedAt: toTimestamp(now),
     workspaceId: workspace.id,
     workspaceName: workspace.workspaceName,
     runId: build,
@@ -249,11 +246,11 @@ export function simulateRun(
   const previous = workspace.lastRunStatus?.description;
   const updated: WorkspaceSummary = {
     ...workspace,
-    updatedAt: iso(now),
+    updatedAt: toTimestamp(now),
     lastRunStatus: { description: status },
-    lastPlanTime: iso(now),
-    lastRunTime: iso(now),
-    ...(applied ? { lastApplyTime: iso(now) } : {}),
+    lastPlanTime: toTimestamp(now),
+    lastRunTime: toTimestamp(now),
+    ...(applied ? { lastApplyTime: toTimestamp(now) } : {}),
     runsCount: workspace.runsCount + 1,
     guardrails: evaluation.outcomes.map((o) => o.ruleId),
     backendSummary: { ...backend, managedResourceCount: managed },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IAC_TYPES, STACK_PROVIDER_TYPES, STACK_STATUSES, VCS_TYPES } from './enums.js';
-import { AggregationBucket, MAX_PAGE_SIZE, openEnum, Timestamp } from './primitives.js';
+import { AggregationBucket, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, openEnum, Timestamp } from './primitives.js';
 
 /** A non-negative integer paging member of an IaC explorer body. */
 const pageNumber = z.number().int().min(0);
@@ -19,6 +19,22 @@ const paging = {
   pageNumber: pageNumber.optional(),
   tablePageSize: pageSize.optional(),
 };
+
+/**
+ * Reads the page and page size an IaC explorer body asks for, aliases included (`pageNumber` for
+ * `page`; `tablePageSize` and, on modules, `size` for `pageSize`), with the defaults: page 0, 25 items.
+ */
+export function explorerPage(body: {
+  page?: unknown;
+  pageNumber?: unknown;
+  pageSize?: unknown;
+  tablePageSize?: unknown;
+  size?: unknown;
+}): { page: number; pageSize: number } {
+  const page = (body.page ?? body.pageNumber ?? 0) as number;
+  const pageSize = (body.pageSize ?? body.tablePageSize ?? body.size ?? DEFAULT_PAGE_SIZE) as number;
+  return { page, pageSize };
+}
 
 function checkPagingAliases(body: { [K in keyof typeof paging]?: number | undefined }, ctx: z.RefinementCtx) {
   for (const [a, b] of [

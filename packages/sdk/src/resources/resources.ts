@@ -23,6 +23,7 @@ import type {
   RepositoryQueryResponse,
   StackQueryResponse,
 } from '../contract/iac-explorer.js';
+import { explorerPage } from '../contract/iac-explorer.js';
 import { DEFAULT_PAGE_SIZE } from '../contract/primitives.js';
 import type {
   WorkspaceDeleteResponse,
@@ -98,8 +99,7 @@ abstract class APIResource {
     options: RequestOptions | undefined,
   ): PagePromise<P, T> {
     const body = (params ?? {}) as Record<string, unknown>;
-    const first = (body.page ?? body.pageNumber ?? 0) as number;
-    const size = (body.pageSize ?? body.tablePageSize ?? body.size ?? DEFAULT_PAGE_SIZE) as number;
+    const { page: first, pageSize: size } = explorerPage(body);
     const at = (p: number) => () => {
       const { pageNumber: _n, ...rest } = body;
       return this.transport.call(name, { body: { ...rest, page: p } }, options) as Promise<WithResponse<P>>;
