@@ -1,43 +1,58 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { alias, hangBounds, separateSuites } from './vitest.shared.js';
 
-const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-
-/** Tests run against the packages' sources; the built output is checked by publint, attw and smoke tests. */
-const alias = {
-  '@iacm/sdk/openapi': here('./packages/sdk/src/openapi/index.ts'),
-  '@iacm/sdk/contract': here('./packages/sdk/src/contract/index.ts'),
-  '@iacm/sdk': here('./packages/sdk/src/index.ts'),
-  '@iacm/mock-server/node': here('./packages/mock-server/src/node.ts'),
-  '@iacm/mock-server': here('./packages/mock-server/src/index.ts'),
-  '@iacm/webhook-receiver/node': here('./packages/webhook-receiver/src/node.ts'),
-  '@iacm/webhook-receiver': here('./packages/webhook-receiver/src/index.ts'),
-};
+/**
+ * The suites of `pnpm test` (`pnpm test:unit`): everything that needs only Node and npm and runs in
+ * minutes. The scale, long fuzz, browser and packed-tarball suites have their own scripts
+ * (vitest.suites.config.ts and tests/packed/).
+ */
+const exclude = ['**/node_modules/**', ...separateSuites.scale, ...separateSuites.browser];
 
 export default defineConfig({
   resolve: { alias },
   test: {
+    ...hangBounds,
     projects: [
       {
         resolve: { alias },
         test: {
+          ...hangBounds,
           name: 'sdk',
           include: ['packages/sdk/test/**/*.test.ts'],
+          exclude,
           typecheck: { enabled: true, include: ['packages/sdk/test/**/*.test-d.ts'] },
         },
       },
       {
         resolve: { alias },
-        test: { name: 'mock-server', include: ['packages/mock-server/test/**/*.test.ts'] },
+        test: {
+          ...hangBounds,
+          name: 'mock-server',
+          include: ['packages/mock-server/test/**/*.test.ts'],
+          exclude,
+        },
       },
       {
         resolve: { alias },
-        test: { name: 'webhook-receiver', include: ['packages/webhook-receiver/test/**/*.test.ts'] },
+        test: {
+          ...hangBounds,
+          name: 'webhook-receiver',
+          include: ['packages/webhook-receiver/test/**/*.test.ts'],
+          exclude,
+        },
       },
-      { resolve: { alias }, test: { name: 'integration', include: ['tests/**/*.test.ts'] } },
       {
         resolve: { alias },
-        test: { name: 'examples', include: ['examples/**/*.test.ts'], exclude: ['**/node_modules/**'] },
+        test: {
+          ...hangBounds,
+          name: 'integration',
+          include: ['tests/**/*.test.ts'],
+          exclude: [...exclude, 'tests/packed/**'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: { ...hangBounds, name: 'examples', include: ['examples/**/*.test.ts'], exclude },
       },
     ],
   },

@@ -21,13 +21,11 @@
 import { pathToFileURL } from 'node:url';
 import type { GuardrailEvaluation, PlanContent, RunScope } from '@iacm/mock-server';
 import { IacmClient } from '@iacm/sdk';
-import type { GuardrailCreateBody, GuardrailRule, IncludeExclude } from '@iacm/sdk/contract';
+import type { GuardrailCreateFields, GuardrailKind, GuardrailRule, IncludeExclude } from '@iacm/sdk/contract';
 
-/** A declared rule: a create body without the members the sync fills in. */
-export type RuleDeclaration = Pick<
-  GuardrailCreateBody,
-  'name' | 'type' | 'severity' | 'scope' | 'criteria' | 'isEnabled'
->;
+/** A declared rule: a create body without the members the sync fills in; its `criteria` fit its `type`. */
+export type RuleDeclaration = Pick<GuardrailCreateFields, 'name' | 'severity' | 'scope' | 'isEnabled'> &
+  GuardrailKind;
 
 const list = (include: string[] = [], exclude: string[] = []): IncludeExclude => ({ include, exclude });
 const everywhere = { workspaces: list(), repositories: list(), branches: list(), labels: list() };
@@ -197,7 +195,7 @@ function desired(rule: RuleDeclaration | GuardrailRule) {
     isEnabled: rule.isEnabled ?? true,
     scope: rule.scope,
     criteria: rule.criteria,
-  } as Pick<GuardrailCreateBody, 'type' | 'severity' | 'isEnabled' | 'scope' | 'criteria'>;
+  } as Pick<GuardrailCreateFields, 'severity' | 'isEnabled' | 'scope'> & GuardrailKind;
 }
 
 /** JSON with object keys sorted, so that two equal rules compare equal whatever their key order. */

@@ -1,52 +1,125 @@
+/**
+ * The built `iacm-mock` (packages/mock-server/dist/cli.js; build it with
+ * `pnpm --filter @iacm/mock-server build`), run as a real process on `--port 0`, the URL read from
+ * what it prints. tests/cli-signals.test.ts runs it through the wrappers users start it with.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const cli = fileURLToPath(new URL('../packages/mock-server/dist/cli.js', import.meta.url));
+const gettingStarted = fileURLToPath(new URL('../docs/getting-started.md', import.meta.url));
 const children: ChildProcess[] = [];
+
+/** Long enough only to catch a hang: output comes as soon as the process is ready. */
+const HANG_BOUND_MS = 60_000;
 
 function run(args: string[]) {
   const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';
   let stderr = '';
+  const waiters = new Set<() => void>();
   child.stdout?.on('data', (d: Buffer) => {
     stdout += d.toString();
+    for (const wake of waiters) wake();
   });
   child.stderr?.on('data', (d: Buffer) => {
     stderr += d.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const output = async (pattern: RegExp) => {
-    for (let i = 0; i < 200 && !pattern.test(stdout); i++) await new Promise((r) => setTimeout(r, 50));
-    return stdout;
+  /** Resolves with stdout once it matches (or the process ended: the test's expectation then fails). */
+  const output = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (pattern.test(stdout)) finish();
+      };
+      const finish = () => {
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(stdout);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no ${pattern} in the output after ${HANG_BOUND_MS} ms:\n${stdout}\n${stderr}`));
+      }, HANG_BOUND_MS);
+      waiters.add(check);
+      void exited.then(finish);
+      check();
+    });
+  /** Starts a server and resolves with its base URL, read from what it prints. */
+  const url = async () => {
+    const out = await output(/Press Ctrl\+C to stop\.|"msg":"listening"/);
+    const found =
+      /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? /"url":"([^"]+)"/.exec(out)?.[1];
+    if (!found) throw new Error(`no URL in the output:\n${out}\n${stderr}`);
+    return found;
   };
-  return { child, exited, output, stderr: () => stderr, stdout: () => stdout };
+  return { child, exited, output, url, stderr: () => stderr, stdout: () => stdout };
 }
 
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
+async function login(url: string, accessKey: string, secretKey: string) {
+  return fetch(`${url}/v2/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ accessKey, secretKey }),
+  });
+}
+
 describe('iacm-mock CLI (the built bin, as a real process)', () => {
-  it('prints help and version and exits 0', async () => {
+  it('prints help, with the maxima of the sizes, and version and exits 0', async () => {
     const help = run(['--help']);
     expect(await help.exited).toBe(0);
     expect(help.stdout()).toMatch(/--port <n>/);
+    expect(help.stdout()).toMatch(/--workspaces <n> +workspaces of the primary account, 0 to 100000/);
+    expect(help.stdout()).toMatch(/--events <n> +events of the primary account, 0 to 1000000/);
+    expect(help.stdout()).toMatch(/--quiet/);
+    expect(help.stdout()).toMatch(/--log-format <format>/);
     const version = run(['--version']);
     expect(await version.exited).toBe(0);
     expect(version.stdout().trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
+  const dir = mkdtempSync(join(tmpdir(), 'iacm-cli-'));
+  const file = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+  const emptyObject = file('empty.json', '{}');
+  const notJson = file('not.json', 'hello\nworld\n');
   it.each([
-    [['--bogus'], /Unknown option '--bogus'/],
-    [['--port', 'abc'], /--port expects a whole number/],
-    [['--access-key', 'a'], /--access-key and --secret-key go together/],
-    [['--state', '/nonexistent/state.json'], /--state: cannot read/],
-  ])('refuses %j with a clear message and exit code 2', async (args, message) => {
+    [['--bogus'], /^iacm-mock: unknown option '--bogus'; run iacm-mock --help for the options$/],
+    [['--port', 'abc'], /^iacm-mock: --port expects a whole number from 0 to 65535, received "abc"$/],
+    [['--access-key', 'a'], /^iacm-mock: --access-key needs --secret-key: give both or neither$/],
+    [
+      ['--state', '/nonexistent/state.json'],
+      /^iacm-mock: --state: cannot read "\/nonexistent\/state\.json": no such file$/,
+    ],
+    [
+      ['--state', emptyObject],
+      new RegExp(`^iacm-mock: --state: "${emptyObject}" is not a mock state snapshot`),
+    ],
+    [['--state', notJson], new RegExp(`^iacm-mock: --state: "${notJson}" is not JSON`)],
+    [['--workspaces', '1000000000'], /^iacm-mock: --workspaces expects a whole number from 0 to 100000/],
+    [
+      ['--workspaces', '100000', '--runs-per-workspace', '100'],
+      /^iacm-mock: --workspaces, --runs-per-workspace: these sizes would take about/,
+    ],
+    [['--log-format', 'yaml'], /^iacm-mock: --log-format expects text or json, received "yaml"$/],
+  ])('refuses %j in one line naming it, exit code 2', async (args, message) => {
     const bad = run(args);
     expect(await bad.exited).toBe(2);
-    expect(bad.stderr()).toMatch(message);
+    expect(bad.stderr().trimEnd()).toMatch(message);
+    expect(bad.stderr().trimEnd().split('\n')).toHaveLength(1);
+    expect(bad.stdout()).toBe('');
   });
 
   it('serves the API with the given keys, prints the base URL and a curl, and stops on SIGTERM', async () => {
@@ -62,16 +135,11 @@ describe('iacm-mock CLI (the built bin, as a real process)', () => {
       '--secret-key',
       'sk-test',
     ]);
-    const out = await server.output(/Press Ctrl\+C/);
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-    expect(url).toBeTruthy();
-    expect(out).toContain('curl -s -X POST');
-    const login = await fetch(`${url}/v2/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ accessKey: 'ak-test', secretKey: 'sk-test' }),
-    });
-    const { accessToken } = (await login.json()) as { accessToken: string };
+    const url = await server.url();
+    expect(server.stdout()).toContain('curl -s -X POST');
+    const { accessToken } = (await (await login(url, 'ak-test', 'sk-test')).json()) as {
+      accessToken: string;
+    };
     const page = await fetch(`${url}/v2/workspaces/search?pageSize=100`, {
       method: 'POST',
       headers: { authorization: `Bearer ${accessToken}` },
@@ -81,9 +149,149 @@ describe('iacm-mock CLI (the built bin, as a real process)', () => {
     expect(await server.exited).toBe(0);
   });
 
+  it('prints what getting-started.md shows, with the key pair it exports, and that pair logs in', async () => {
+    const guide = readFileSync(gettingStarted, 'utf8');
+    const accessKey = /^export IACM_ACCESS_KEY=(\S+)$/m.exec(guide)?.[1];
+    const secretKey = /^export IACM_SECRET_KEY=(\S+)$/m.exec(guide)?.[1];
+    expect(accessKey).toBeTruthy();
+    expect(secretKey).toBeTruthy();
+    // The sample output in section 2, as printed by a default start (on 4010 there).
+    const sample = /## 2\. Start the mock server[\s\S]*?```text\n([\s\S]*?)```/.exec(guide)?.[1];
+    expect(sample).toContain('listening on http://127.0.0.1:4010');
+    const server = run(['--port', '0']);
+    const url = await server.url();
+    expect(server.stdout().replaceAll(url, 'http://127.0.0.1:4010')).toContain(sample);
+    expect(server.stdout()).toContain(`  export IACM_ACCESS_KEY=${accessKey}\n`);
+    expect(server.stdout()).toContain(`  export IACM_SECRET_KEY=${secretKey}\n`);
+    expect((await login(url, accessKey as string, secretKey as string)).status).toBe(200);
+  });
+
+  it('logs one line per request, secret-looking query values masked; a bad login says where the keys are', async () => {
+    const server = run(['--port', '0', '--workspaces', '3']);
+    const url = await server.url();
+    const denied = await login(url, 'iacm_ak_unknown', 'iacm_sk_unknown');
+    expect(denied.status).toBe(401);
+    const { message } = (await denied.json()) as { message: string };
+    expect(message).toContain('GET /__mock/accounts');
+    expect(message).not.toContain('unknown');
+    await fetch(`${url}/v2/health?api_key=SECRET123&pageSize=2`);
+    const out = await server.output(/api_key/);
+    expect(out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} POST \/v2\/login 401 [\d.]+ ms$/m);
+    expect(out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} GET \/v2\/health\?api_key=\*\*\*&pageSize=2 400 [\d.]+ ms$/m);
+    expect(out).not.toContain('SECRET123');
+  });
+
+  it('with stdout stalled, keeps answering, drops log lines and then says how many', async () => {
+    const server = run(['--port', '0', '--workspaces', '3']);
+    const url = await server.url();
+    server.child.stdout?.pause(); // nobody reads: the pipe and then stdout's buffer fill up
+    const path = `/nothing/${'x'.repeat(1500)}`;
+    const total = 2000;
+    for (let i = 0; i < total; i += 20) {
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          fetch(`${url}${path}`).then(async (r) => {
+            await r.arrayBuffer();
+            return r.status;
+          }),
+        ),
+      );
+      expect(statuses.every((status) => status === 404)).toBe(true);
+    }
+    server.child.stdout?.resume();
+    // Every request is either logged or counted as dropped, and some were dropped.
+    const counted = () => {
+      const logged = server
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes(path)).length;
+      const dropped = [...server.stdout().matchAll(/^\((\d+) log lines? dropped\)$/gm)].reduce(
+        (sum, match) => sum + Number(match[1]),
+        0,
+      );
+      return { logged, dropped, sum: logged + dropped };
+    };
+    await expect.poll(() => counted().sum, { timeout: HANG_BOUND_MS }).toBe(total);
+    expect(counted().dropped).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('--log-format json: every line after the start is one JSON object, without the secret key', async () => {
+    const server = run(['--port', '0', '--workspaces', '3', '--log-format', 'json']);
+    const url = await server.url();
+    await fetch(`${url}/v2/health`);
+    await server.output(/"path":"\/v2\/health"/);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const lines = server
+      .stdout()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      expect.objectContaining({ msg: 'listening', url, keyPairs: `${url}/__mock/accounts` }),
+      expect.objectContaining({ method: 'GET', path: '/v2/health', status: 204, ms: expect.any(Number) }),
+      { msg: 'stopping', signal: 'SIGTERM' },
+    ]);
+    expect(server.stdout()).not.toContain('iacm_sk_demo');
+  });
+
+  it('--quiet: no request lines', async () => {
+    const server = run(['--port', '0', '--workspaces', '3', '--quiet']);
+    const url = await server.url();
+    const before = server.stdout();
+    expect((await fetch(`${url}/v2/health`)).status).toBe(204);
+    // The server has answered; a log line would have been written before the answer's end was seen.
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.stdout()).toBe(`${before}\nSIGTERM received, stopping\n`);
+  });
+
+  it('announces a large seeding before it starts and says when it ended', async () => {
+    // Large enough to be announced (about 50 MB of data), small enough to take a second or two.
+    const server = run([
+      '--port',
+      '0',
+      '--workspaces',
+      '5000',
+      '--runs-per-workspace',
+      '10',
+      '--events',
+      '20000',
+    ]);
+    await server.url();
+    const lines = server.stdout().split('\n');
+    expect(lines[0]).toBe('seeding 5000 workspaces (up to 10 runs each), 20000 events, 3 accounts ...');
+    expect(lines[1]).toMatch(/^seeded in \d+(\.\d)? s$/);
+    expect(lines[2]).toMatch(/listening on http/);
+  });
+
+  it('starts from a snapshot saved with GET /__mock/state', async () => {
+    const first = run(['--port', '0', '--seed', '5', '--workspaces', '7']);
+    const url = await first.url();
+    const snapshot = await (await fetch(`${url}/__mock/state`)).text();
+    first.child.kill('SIGTERM');
+    const path = file('state.json', snapshot);
+    const second = run(['--port', '0', '--state', path]);
+    const again = await second.url();
+    const state = JSON.parse(snapshot) as {
+      accounts: Array<{ account: { accessKey: string; secretKey: string } }>;
+    };
+    const keys = state.accounts[0]?.account as { accessKey: string; secretKey: string };
+    expect(second.stdout()).toContain(`export IACM_ACCESS_KEY=${keys.accessKey}`);
+    expect((await login(again, keys.accessKey, keys.secretKey)).status).toBe(200);
+  });
+
+  it('GET / answers the routes and how to log in', async () => {
+    const server = run(['--port', '0', '--workspaces', '3']);
+    const url = await server.url();
+    const body = (await (await fetch(`${url}/`)).json()) as { openapi: string; routes: unknown[] };
+    expect(body.openapi).toBe(`${url}/openapi.json`);
+    expect(body.routes.length).toBeGreaterThan(10);
+  });
+
   it('stops cleanly on SIGINT', async () => {
     const server = run(['--port', '0', '--workspaces', '3']);
-    await server.output(/Press Ctrl\+C/);
+    await server.url();
     server.child.kill('SIGINT');
     expect(await server.exited).toBe(0);
     expect(server.stdout()).toContain('SIGINT received');

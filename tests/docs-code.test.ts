@@ -1,6 +1,6 @@
 /**
- * Type-checks every TypeScript block of the guides (README.md and docs/*.md), so that no code a
- * reader copies has drifted from the packages' real API.
+ * Type-checks and runs every TypeScript block of the guides (README.md and docs/*.md), so that no
+ * code a reader copies has drifted from the packages' real API or fails when run.
  *
  * Conventions for ```ts blocks:
  * - Each block is checked as its own module, with the root tsconfig's options (strict,
@@ -10,16 +10,27 @@
  *   (an IacmClient), `receiver` (a WebhookReceiver), `mock` (the MSW mock server), and the others
  *   declared in tests/docs-code/prelude.d.ts.txt. A block that declares a name itself (or imports it) uses
  *   its own.
- * - A block whose info string says `nocheck` (```ts nocheck) is not checked: for code that cannot
- *   compile on its own on purpose (a fragment of a larger file, pseudo-code). Prefer the prelude.
+ * - Then each block runs, as an ES module in this process, over a fresh in-process mock that answers
+ *   http://127.0.0.1:4010, http://localhost:4010 and https://iacm.example.com (key pair iacm_ak_demo /
+ *   iacm_sk_demo, also in IACM_ACCESS_KEY and IACM_SECRET_KEY), with real values for the prelude's names
+ *   (tests/docs-code/runtime.ts.txt says which) and the servers it starts closed afterwards
+ *   (tests/docs-code/run.ts). It must end without an error within 30 s. A block that declares vitest
+ *   tests has them run too.
+ * - A block whose info string says `norun` (```ts norun) is checked but not run: only for code that
+ *   needs the real service or never ends. It must say why, as `norun: <reason>` in an HTML comment on
+ *   the line just above the fence (`<!-- norun: needs the real service -->`) or in a `//` comment on the
+ *   block's first line.
+ * - A block whose info string says `nocheck` (```ts nocheck) is neither checked nor run: for code that
+ *   cannot compile on its own on purpose (a fragment of a larger file, pseudo-code). Prefer the prelude.
  *
- * The blocks are compiled in memory (nothing is written into the repository); on failure they are
- * also written to a directory under os.tmpdir(), named in the message, to look at.
+ * The blocks are compiled in memory; on failure they are also written to a directory under
+ * os.tmpdir(), named in the message, to look at. They run from examples/.docs-code-run/ (git-ignored,
+ * removed afterwards).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   extractBlocks,
   guides,
@@ -29,16 +40,27 @@ import {
   virtualDir,
   virtualName,
 } from './docs-code/check.js';
+import { BlockRunner, rewriteImports, runtimePath } from './docs-code/run.js';
 
 const blocks = guides().flatMap((doc) => extractBlocks(doc, readFileSync(join(root, doc), 'utf8')));
 const checked = blocks.filter((block) => !block.flags.includes('nocheck'));
+const runnable = checked.filter((block) => !block.flags.includes('norun'));
+/** The runtime prelude, type-checked where it runs from (so that msw and express resolve). */
+const runtimeVirtual = join(virtualDir, 'runtime.ts');
+/** A bound for hangs only. */
+const RUN_BOUND_MS = 30_000;
 
 let results: Map<string, string[]>;
 let dumpDir: string | undefined;
 
 beforeAll(() => {
   // `export {}` makes each block a module: its names are its own, and top-level await works.
-  results = typeCheck(new Map(checked.map((block) => [virtualName(block), `${block.code}\nexport {};\n`])));
+  results = typeCheck(
+    new Map([
+      ...checked.map((block) => [virtualName(block), `${block.code}\nexport {};\n`] as const),
+      [runtimeVirtual, readFileSync(runtimePath, 'utf8')],
+    ]),
+  );
 }, 120_000);
 
 /** Writes the blocks to a temporary directory once, for a look after a failure. */
@@ -66,9 +88,10 @@ describe('the TypeScript blocks of the guides compile', () => {
     }
   });
 
-  it('the prelude compiles', () => {
+  it('the prelude compiles, and the runtime prelude', () => {
     expect(results.get(preludePath)).toEqual([]);
     expect(results.get('(global)') ?? []).toEqual([]);
+    expect(results.get(runtimeVirtual)).toEqual([]);
   });
 
   it.each(checked.map((block) => [`${block.doc} block ${block.index} (line ${block.line})`, block] as const))(
@@ -89,6 +112,34 @@ describe('the TypeScript blocks of the guides compile', () => {
         );
       }
     },
+  );
+});
+
+describe('the TypeScript blocks of the guides run', () => {
+  let runner: BlockRunner;
+  beforeAll(async () => {
+    runner = await BlockRunner.create();
+  }, 60_000);
+  afterAll(() => runner?.dispose());
+
+  it('runs most of them', () => {
+    expect(runnable.length).toBeGreaterThan(30);
+  });
+
+  it.each(checked.map((block) => [`${block.doc} block ${block.index} (line ${block.line})`, block] as const))(
+    '%s',
+    async (_name, block) => {
+      if (block.flags.includes('norun')) {
+        expect(
+          block.norunReason,
+          `${block.doc}, TypeScript block ${block.index} (line ${block.line}) is norun without a reason: ` +
+            'write <!-- norun: <why> --> on the line above its fence, or // norun: <why> as its first line',
+        ).toBeTruthy();
+        return;
+      }
+      await runner.run(block, RUN_BOUND_MS);
+    },
+    RUN_BOUND_MS + 10_000,
   );
 });
 
@@ -115,6 +166,118 @@ describe('the checker itself', () => {
       { doc: 'x.md', index: 2, line: 10, code: 'not: typescript', flags: ['nocheck'] },
       { doc: 'x.md', index: 3, line: 13, code: '```ts', flags: [] },
     ]);
+  });
+
+  it('reads why a norun block is not run, from an HTML comment above it or its first line', () => {
+    const markdown = [
+      '<!-- norun: needs the real service -->',
+      '```ts norun',
+      'await fetch(url);',
+      '```',
+      '```ts norun',
+      '// norun: never ends (it serves webhooks)',
+      'serve();',
+      '```',
+      'A sentence is not a reason:',
+      '```ts norun',
+      '// serves webhooks',
+      'serve();',
+      '```',
+      '<!-- norun: -->',
+      '```ts norun',
+      'serve();',
+      '```',
+    ].join('\n');
+    expect(extractBlocks('x.md', markdown).map((block) => block.norunReason)).toEqual([
+      'needs the real service',
+      'never ends (it serves webhooks)',
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('points the imports of vitest and msw at the stand-ins, on the same lines, and leaves the others', () => {
+    const code = [
+      "import { expect, it } from 'vitest';",
+      "import { setupServer } from 'msw/node';",
+      "import { http } from 'msw';",
+      "import express from 'express';",
+      "const { setupWorker } = await import('msw/browser');",
+    ].join('\n');
+    expect(rewriteImports(code).split('\n')).toEqual([
+      "import { expect, it } from './shim-vitest.ts';",
+      "import { setupServer } from './shim-msw-node.ts';",
+      "import { http } from 'msw';",
+      "import express from 'express';",
+      "const { setupWorker } = await import('./shim-msw-browser.ts');",
+    ]);
+  });
+
+  describe('running', () => {
+    let runner: BlockRunner;
+    beforeAll(async () => {
+      runner = await BlockRunner.create();
+    }, 60_000);
+    afterAll(() => runner?.dispose());
+    const shared = globalThis as Record<string, unknown>;
+
+    it('fails a block that throws, with the line of the guide and what it printed', async () => {
+      const block = {
+        doc: 'x.md',
+        index: 1,
+        line: 10,
+        code: "console.log('before');\nthrow new Error('boom');",
+      };
+      await expect(runner.run(block, RUN_BOUND_MS)).rejects.toThrow(
+        /^x\.md, TypeScript block 1 \(line 10\) failed when run:\nError: boom\n[\s\S]*\(guide line 11, column \d+\)[\s\S]*It printed:\nlog: before$/,
+      );
+    });
+
+    it('gives each block a fresh mock, and closes the servers a block leaves listening', async () => {
+      const first = [
+        "import { createServer } from 'node:http';",
+        "import type { AddressInfo } from 'node:net';",
+        "mock.control.addFault({ path: '/v2/workspaces/search', status: 503, times: 10 });",
+        'const left = createServer().listen(3000);',
+        "await new Promise((resolve) => left.once('listening', resolve));",
+        '(globalThis as Record<string, unknown>).docsCodeLeft = left;',
+        '(globalThis as Record<string, unknown>).docsCodePort = (left.address() as AddressInfo).port;',
+      ].join('\n');
+      await runner.run({ doc: 'x.md', index: 2, line: 1, code: first }, RUN_BOUND_MS);
+      const left = shared.docsCodeLeft as import('node:net').Server;
+      expect(left.listening).toBe(false);
+      expect(shared.docsCodePort).not.toBe(3000); // a free port instead of a fixed one
+      // The faults were the first block's mock's: this one answers at once.
+      const second =
+        'expect(await client.workspaces.search({ pageSize: 1 }, { maxRetries: 0 })).toHaveLength(1);';
+      await runner.run({ doc: 'x.md', index: 3, line: 1, code: second }, RUN_BOUND_MS);
+      delete shared.docsCodeLeft;
+      delete shared.docsCodePort;
+    });
+
+    it('runs the vitest tests a block declares, with their hooks, and fails with the failing one', async () => {
+      const block = [
+        "import { afterAll, beforeAll, expect, it } from 'vitest';",
+        'const calls: string[] = [];',
+        "beforeAll(() => calls.push('beforeAll'));",
+        "it('passes', () => calls.push('passes'));",
+        "it('fails', () => expect(1).toBe(2));",
+        'afterAll(() => {',
+        "  calls.push('afterAll');",
+        '  (globalThis as Record<string, unknown>).docsCodeCalls = calls;',
+        '});',
+      ].join('\n');
+      await expect(runner.run({ doc: 'x.md', index: 4, line: 1, code: block }, RUN_BOUND_MS)).rejects.toThrow(
+        /test "fails" failed: expected 1 to be 2/,
+      );
+      expect(shared.docsCodeCalls).toEqual(['beforeAll', 'passes', 'afterAll']);
+      delete shared.docsCodeCalls;
+    });
+
+    it('fails a block that does not end within the bound', async () => {
+      const block = { doc: 'x.md', index: 5, line: 1, code: 'await new Promise(() => {});' };
+      await expect(runner.run(block, 1_000)).rejects.toThrow(/did not end within 1 s/);
+    });
   });
 
   it('reports a block that does not compile, and lets a block use the prelude', () => {

@@ -1,5 +1,5 @@
 /**
- * Builds and serves the dashboard, and launches a system Chromium, for `tests/browser.test.ts`
+ * Builds and serves the dashboard, and launches a system Chromium, for `tests/browser/dashboard.test.ts`
  * (and for anyone who wants to drive the dashboard from a script). It lives here because `vite` and
  * `playwright-core` are dependencies of the examples package, so they resolve from this folder.
  */

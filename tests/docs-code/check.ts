@@ -1,7 +1,8 @@
 /**
  * The machinery of tests/docs-code.test.ts: finds the TypeScript blocks of Markdown guides and
  * type-checks them in memory with the project's compiler options and the prelude
- * (tests/docs-code/prelude.d.ts.txt). Nothing is written into the repository.
+ * (tests/docs-code/prelude.d.ts.txt). Nothing is written into the repository (running them is
+ * tests/docs-code/run.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,15 +27,30 @@ export interface CodeBlock {
   line: number;
   /** The code. */
   code: string;
-  /** The words of the info string after the language (`nocheck`). */
+  /** The words of the info string after the language (`nocheck`, `norun`). */
   flags: string[];
+  /**
+   * Why a `norun` block is not run: `norun: <reason>` in an HTML comment on the line just above the
+   * opening fence (`<!-- norun: needs the real service -->`), or in a `//` comment on the block's
+   * first line. Absent when not given (or the block is not `norun`).
+   */
+  norunReason?: string;
+}
+
+/** The reason of a `norun` block, from the line above its fence or its first line (see {@link CodeBlock}). */
+function norunReason(above: string, firstLine: string): string | undefined {
+  const match =
+    /^\s*<!--\s*norun:\s*(.*?)\s*-->\s*$/.exec(above) ?? /^\s*\/\/\s*norun:\s*(.*?)\s*$/.exec(firstLine);
+  return match?.[1] || undefined;
 }
 
 /** The TypeScript blocks (```ts, ```typescript, also indented inside lists) of one Markdown text. */
 export function extractBlocks(doc: string, markdown: string): CodeBlock[] {
   const blocks: CodeBlock[] = [];
   const lines = markdown.split('\n');
-  let open: { fence: string; indent: number; lang: string; flags: string[]; start: number } | undefined;
+  let open:
+    | { fence: string; indent: number; lang: string; flags: string[]; start: number; above: string }
+    | undefined;
   let body: string[] = [];
   let count = 0;
   lines.forEach((text, i) => {
@@ -48,6 +64,7 @@ export function extractBlocks(doc: string, markdown: string): CodeBlock[] {
         lang: lang.toLowerCase(),
         flags: rest.trim().split(/\s+/),
         start: i + 1,
+        above: lines[i - 1] ?? '',
       };
       body = [];
       return;
@@ -59,12 +76,15 @@ export function extractBlocks(doc: string, markdown: string): CodeBlock[] {
     }
     if (open.lang === 'ts' || open.lang === 'typescript') {
       count += 1;
+      const flags = open.flags.filter(Boolean);
+      const reason = flags.includes('norun') ? norunReason(open.above, body[0] ?? '') : undefined;
       blocks.push({
         doc,
         index: count,
         line: open.start + 1,
         code: body.join('\n'),
-        flags: open.flags.filter(Boolean),
+        flags,
+        ...(reason ? { norunReason: reason } : {}),
       });
     }
     open = undefined;

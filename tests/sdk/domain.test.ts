@@ -217,7 +217,12 @@ describe('findings on IaC stacks', () => {
     });
     const changed = after.find((s) => s.id === stack?.id);
     expect(changed?.status).toBe('contains_drifts');
-    expect(changed?.findings).toEqual({ drifts: 1, ghosts: 0, unmanaged: 0, insights: 0 });
+    expect((changed as { findings?: unknown } | undefined)?.findings).toEqual({
+      drifts: 1,
+      ghosts: 0,
+      unmanaged: 0,
+      insights: 0,
+    });
     const events = await client.eventCenter.query({ query: { searchText: 'arn:aws:s3:::acme-logs' } });
     expect(events.events[0]?.event.attributes).toEqual(
       expect.arrayContaining([

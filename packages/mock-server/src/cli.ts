@@ -4,10 +4,19 @@
  *
  * @packageDocumentation
  */
-import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { listen } from './adapters/node.js';
-import { DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from './store/state.js';
+import {
+  DEMO_KEYS,
+  MAX_DELAY_MS,
+  parseCommandLine,
+  SEED_MEMORY_BUDGET,
+  type ServeOptions,
+  SIZE_MAXIMA,
+  UsageError,
+} from './adapters/cli-options.js';
+import { listen, type RunningMockServer } from './adapters/node.js';
+import { startNotice } from './adapters/progress.js';
+import { RequestLog } from './adapters/request-log.js';
+import { DEFAULT_SEED, DEFAULT_SIZES } from './store/state.js';
 import { VERSION } from './version.js';
 
 const HELP = `iacm-mock ${VERSION}: a stateful mock of the IaC management service API
@@ -15,170 +24,174 @@ const HELP = `iacm-mock ${VERSION}: a stateful mock of the IaC management servic
 Usage: iacm-mock [options]
 
 Options:
-  --port <n>               port to listen on (default 4010; 0 picks a free one)
+  --port <n>               port to listen on, 0 to 65535 (default 4010; 0 picks a free one)
   --host <host>            address to bind (default 127.0.0.1)
   --seed <seed>            seed of the generated data (default ${DEFAULT_SEED})
-  --accounts <n>           number of accounts (default ${DEFAULT_SIZES.accounts})
-  --workspaces <n>         workspaces of the primary account (default ${DEFAULT_SIZES.workspaces})
-  --runs-per-workspace <n> most runs per workspace (default ${DEFAULT_SIZES.runsPerWorkspace})
-  --rules <n>              guardrail rules of the primary account (default ${DEFAULT_SIZES.rules})
-  --stacks <n>             IaC stacks of the primary account (default ${DEFAULT_SIZES.stacks})
-  --events <n>             events of the primary account (default ${DEFAULT_SIZES.events})
-  --integrations <n>       integrations events come from (default ${DEFAULT_SIZES.integrations})
-  --access-key <key>       access key of the primary account (default: generated from the seed)
-  --secret-key <key>       secret key of the primary account (default: generated from the seed)
+  --accounts <n>           number of accounts, 1 to ${SIZE_MAXIMA.accounts} (default ${DEFAULT_SIZES.accounts})
+  --workspaces <n>         workspaces of the primary account, 0 to ${SIZE_MAXIMA.workspaces} (default ${DEFAULT_SIZES.workspaces})
+  --runs-per-workspace <n> most runs per workspace, 0 to ${SIZE_MAXIMA.runsPerWorkspace} (default ${DEFAULT_SIZES.runsPerWorkspace})
+  --rules <n>              guardrail rules of the primary account, 0 to ${SIZE_MAXIMA.rules} (default ${DEFAULT_SIZES.rules})
+  --stacks <n>             IaC stacks of the primary account, 0 to ${SIZE_MAXIMA.stacks} (default ${DEFAULT_SIZES.stacks})
+  --events <n>             events of the primary account, 0 to ${SIZE_MAXIMA.events} (default ${DEFAULT_SIZES.events})
+  --integrations <n>       integrations events come from, 1 to ${SIZE_MAXIMA.integrations} (default ${DEFAULT_SIZES.integrations})
+  --access-key <key>       access key of the primary account (default ${DEMO_KEYS.accessKey})
+  --secret-key <key>       secret key of the primary account (default ${DEMO_KEYS.secretKey})
   --state <file>           start from a JSON snapshot (from GET /__mock/state) instead of generating
-  --delay <ms>             delay every API answer by this many milliseconds
+  --delay <ms>             delay every API answer, 0 to ${MAX_DELAY_MS} milliseconds
   --rate-limit             enforce the service's rate limit (500 requests per 60 s per client)
+  --quiet                  no line per request
+  --log-format <format>    text (default) or json: one JSON object a line
   --help                   show this help
   --version                show the version
 
-The OpenAPI 3.1 document is served at /openapi.json. The control plane is served without auth under /__mock (reset, seed, state, accounts, journal,
-faults, rate-limit): bind it to a local address only.`;
+Sizes: besides each flag's maximum, the generated data may take at most about ${SEED_MEMORY_BUDGET / 1e9} GB of
+memory (--workspaces 100000 --runs-per-workspace 6 --events 1000000 fits; every account after the first
+adds about a tenth); larger sizes are refused. A bad flag or file exits with code 2.
 
-/** Thrown for a bad command line: printed without a stack, exit code 2. */
-class UsageError extends Error {}
+GET / answers the routes and how to log in; the OpenAPI 3.1 document is served at /openapi.json. The
+control plane is served without auth under /__mock (reset, seed, state, accounts, journal, faults,
+rate-limit): bind it to a local address only. SIGINT and SIGTERM stop the server (exit code 0).`;
 
-function integer(name: string, value: string | undefined, min = 0): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < min)
-    throw new UsageError(`--${name} expects a whole number ≥ ${min}, received "${value}"`);
-  return Number(value);
+/** Quotes a value for a POSIX shell when it needs it. */
+function shq(value: string): string {
+  return /^[\w.:/@%+=,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function banner(server: RunningMockServer, options: ServeOptions): string {
+  const { url } = server;
+  const primary = server.core.accounts()[0];
+  if (options.logFormat === 'json') {
+    // For log tools: no secret key (GET /__mock/accounts has the pairs).
+    return JSON.stringify({
+      msg: 'listening',
+      version: VERSION,
+      url,
+      primaryAccount: primary ? { id: primary.id, name: primary.name, accessKey: primary.accessKey } : null,
+      keyPairs: `${url}/__mock/accounts`,
+      openapi: `${url}/openapi.json`,
+    });
+  }
+  const accessKey = primary?.accessKey ?? '';
+  const secretKey = primary?.secretKey ?? '';
+  return [
+    `iacm mock server ${VERSION} listening on ${url}`,
+    '',
+    `Primary account: ${primary?.name} (${primary?.id}). Point the SDK and the examples at it:`,
+    `  export IACM_BASE_URL=${url}`,
+    `  export IACM_ACCESS_KEY=${shq(accessKey)}`,
+    `  export IACM_SECRET_KEY=${shq(secretKey)}`,
+    `Every account's key pair: ${url}/__mock/accounts`,
+    '',
+    'Try it:',
+    `  TOKEN=$(curl -s -X POST ${url}/v2/login -H 'content-type: application/json' \\`,
+    `    -d ${shq(JSON.stringify({ accessKey, secretKey }))} | sed -E 's/.*"accessToken":"([^"]+)".*/\\1/')`,
+    `  curl -s -X POST '${url}/v2/workspaces/search?pageSize=5' -H "authorization: Bearer $TOKEN" \\`,
+    `    -H 'content-type: application/json' -d '{}'`,
+    '',
+    `Routes and how to log in: ${url}/   OpenAPI document: ${url}/openapi.json`,
+    `Control plane (no auth, local only): ${url}/__mock/accounts, /__mock/reset, /__mock/journal, /__mock/faults`,
+    `${options.quiet ? '' : 'Each request is logged below (--quiet: no log). '}Press Ctrl+C to stop.`,
+  ].join('\n');
 }
 
 async function main(argv: string[]): Promise<void> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        seed: { type: 'string' },
-        accounts: { type: 'string' },
-        workspaces: { type: 'string' },
-        'runs-per-workspace': { type: 'string' },
-        rules: { type: 'string' },
-        stacks: { type: 'string' },
-        events: { type: 'string' },
-        integrations: { type: 'string' },
-        'access-key': { type: 'string' },
-        'secret-key': { type: 'string' },
-        state: { type: 'string' },
-        delay: { type: 'string' },
-        'rate-limit': { type: 'boolean' },
-        help: { type: 'boolean' },
-        version: { type: 'boolean' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\nRun iacm-mock --help for the options.`);
-  }
-  if (values.help) {
+  const command = parseCommandLine(argv);
+  if (command.kind === 'help') {
     process.stdout.write(`${HELP}\n`);
     return;
   }
-  if (values.version) {
+  if (command.kind === 'version') {
     process.stdout.write(`${VERSION}\n`);
     return;
   }
-  const str = (name: string) => values[name] as string | undefined;
-  const port = integer('port', str('port')) ?? 4010;
-  if (port > 65535) throw new UsageError(`--port expects a port from 0 to 65535, received "${port}"`);
-  const sizes: Partial<SeedSizes> = {};
-  const sizeFlags: Array<[keyof SeedSizes, string, number]> = [
-    ['accounts', 'accounts', 1],
-    ['workspaces', 'workspaces', 0],
-    ['runsPerWorkspace', 'runs-per-workspace', 0],
-    ['rules', 'rules', 0],
-    ['stacks', 'stacks', 0],
-    ['events', 'events', 0],
-    ['integrations', 'integrations', 1],
-  ];
-  for (const [key, flag, min] of sizeFlags) {
-    const value = integer(flag, str(flag), min);
-    if (value !== undefined) sizes[key] = value;
-  }
-  const accessKey = str('access-key');
-  const secretKey = str('secret-key');
-  if ((accessKey === undefined) !== (secretKey === undefined)) {
-    throw new UsageError('--access-key and --secret-key go together: give both or neither');
-  }
-  let state: MockState | undefined;
-  const stateFile = str('state');
-  if (stateFile !== undefined) {
-    try {
-      state = JSON.parse(readFileSync(stateFile, 'utf8')) as MockState;
-    } catch (error) {
-      throw new UsageError(
-        `--state: cannot read a JSON snapshot from "${stateFile}": ${(error as Error).message}`,
-      );
-    }
-  }
-  const seedText = str('seed');
-  const seed = seedText === undefined ? DEFAULT_SEED : /^\d+$/.test(seedText) ? Number(seedText) : seedText;
-  const delay = integer('delay', str('delay'));
-  let server: Awaited<ReturnType<typeof listen>>;
-  try {
-    server = await listen({
-      port,
-      host: str('host') ?? '127.0.0.1',
-      seed,
-      sizes,
-      ...(state ? { state } : {}),
-      ...(accessKey !== undefined && secretKey !== undefined
-        ? { primaryKeys: { accessKey, secretKey } }
-        : {}),
-      ...(delay !== undefined ? { delayMs: delay } : {}),
-      ...(values['rate-limit'] ? { rateLimit: true } : {}),
-    });
-  } catch (error) {
-    const err = error as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE')
-      throw new UsageError(`port ${port} is already in use; pick another with --port`);
-    if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
-      throw new UsageError(`cannot bind to host "${str('host')}"`);
-    if (err.name === 'HttpError' || err.name === 'ZodError')
-      throw new UsageError(`--state: the snapshot is not valid: ${err.message}`);
-    throw error;
-  }
-  const primary = server.core.accounts()[0];
-  const lines = [
-    `iacm mock server ${VERSION} listening on ${server.url}`,
-    '',
-    `Primary account: ${primary?.name} (${primary?.id})`,
-    `  access key: ${primary?.accessKey}`,
-    `  secret key: ${primary?.secretKey}`,
-    '',
-    'Try it:',
-    `  TOKEN=$(curl -s -X POST ${server.url}/v2/login -H 'content-type: application/json' \\`,
-    `    -d '{"accessKey":"${primary?.accessKey}","secretKey":"${primary?.secretKey}"}' | sed -E 's/.*"accessToken":"([^"]+)".*/\\1/')`,
-    `  curl -s -X POST '${server.url}/v2/workspaces/search?pageSize=5' -H "authorization: Bearer $TOKEN" \\`,
-    `    -H 'content-type: application/json' -d '{}'`,
-    '',
-    `Control plane (no auth, local only): ${server.url}/__mock/accounts, /__mock/reset, /__mock/journal, /__mock/faults`,
-    'Press Ctrl+C to stop.',
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  const { options } = command;
+  const json = options.logFormat === 'json';
+  const out = (text: string, object: Record<string, unknown>) =>
+    process.stdout.write(`${json ? JSON.stringify(object) : text}\n`);
+
+  const log = options.quiet ? undefined : new RequestLog(process.stdout, options.logFormat);
+  // A reader that went away (EPIPE) must not stop the server: stop logging instead.
+  process.stdout.on('error', () => log?.markBroken());
+
+  let server: RunningMockServer | undefined;
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`\n${signal} received, stopping\n`);
+    out(`\n${signal} received, stopping`, { msg: 'stopping', signal });
+    if (!server) process.exit(0);
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  watchWrapper(() => stop('SIGTERM'));
+
+  const notice = startNotice(options);
+  if (notice) out(notice.text, notice.json);
+  const started = performance.now();
+  try {
+    server = await listen({
+      port: options.port,
+      host: options.host,
+      seed: options.seed,
+      sizes: options.sizes,
+      ...(options.state ? { state: options.state.snapshot } : {}),
+      ...(options.primaryKeys ? { primaryKeys: options.primaryKeys } : {}),
+      ...(options.delayMs !== undefined ? { delayMs: options.delayMs } : {}),
+      ...(options.rateLimit ? { rateLimit: true } : {}),
+      ...(log ? { onRequest: (request) => log.log(request) } : {}),
+    });
+  } catch (error) {
+    const err = error as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE')
+      throw new UsageError(
+        `--port: port ${options.port} is already in use; pick another, or 0 for a free one`,
+      );
+    if (err.code === 'EACCES')
+      throw new UsageError(`--port: port ${options.port} needs privileges; pick one above 1023, or 0`);
+    if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+      throw new UsageError(
+        `--host: cannot bind to ${JSON.stringify(options.host)}; expected a local address`,
+      );
+    if (options.state && (err.name === 'HttpError' || err.name === 'ZodError'))
+      throw new UsageError(
+        `--state: ${JSON.stringify(options.state.file)} is not a valid snapshot: ${err.message.split('\n')[0]}`,
+      );
+    throw error;
+  }
+  if (notice) {
+    const seconds = Math.round((performance.now() - started) / 100) / 10;
+    out(`${options.state ? 'loaded' : 'seeded'} in ${seconds} s`, {
+      msg: options.state ? 'loaded' : 'seeded',
+      seconds,
+    });
+  }
+  if (stopping) return;
+  process.stdout.write(`${banner(server, options)}\n`);
+}
+
+/**
+ * Under a package manager's wrapper (`npx iacm-mock`, `npm exec`, `pnpm start`), the command runs
+ * through `sh -c`: a SIGTERM to the wrapper reaches that shell, which dies without passing it on,
+ * and this process is re-parented while it keeps the port. So, only when started by such a wrapper
+ * (npm and pnpm set `npm_command` / `npm_lifecycle_event`), the server stops as on SIGTERM once its
+ * parent is gone. Started directly (`node dist/cli.js`, `nohup iacm-mock &`), it outlives its parent.
+ */
+function watchWrapper(onOrphaned: () => void): void {
+  const env = process.env;
+  if (env.npm_command === undefined && env.npm_lifecycle_event === undefined) return;
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) onOrphaned();
+  }, 250).unref();
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {
-    process.stderr.write(`iacm-mock: ${error.message}\n`);
+    process.stderr.write(`iacm-mock: ${error.message.replace(/\s*\n\s*/g, ' ')}\n`);
     process.exit(2);
   }
   process.stderr.write(`iacm-mock: ${(error as Error).stack ?? String(error)}\n`);

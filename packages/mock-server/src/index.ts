@@ -25,6 +25,8 @@ export {
   type MockClock,
   PolicyBody,
   RateLimitBody,
+  RESET_STAGES,
+  type ResetStage,
   SeedBody,
   StateSchema,
   type WebhookControl,

@@ -24,8 +24,15 @@ function id(n: number): string {
 
 let next = 1;
 
-/** A guardrail rule: an open scope, enabled, flexible, unless overridden. */
-function rule(overrides: Partial<GuardrailRule> & Pick<GuardrailRule, 'type' | 'criteria'>): GuardrailRule {
+/** A stored rule whose kind, criteria and severity may hold values the contract does not list. */
+type LooseRule = Omit<GuardrailRule, 'type' | 'criteria' | 'severity'> & {
+  type: string;
+  criteria: object;
+  severity: number;
+};
+
+/** A guardrail rule: an open scope, enabled, flexible, unless overridden (with any values, to test robustness). */
+function rule(overrides: Partial<LooseRule> & Pick<LooseRule, 'type' | 'criteria'>): GuardrailRule {
   const ruleId = overrides.id ?? id(next++);
   return {
     id: ruleId,
@@ -38,7 +45,7 @@ function rule(overrides: Partial<GuardrailRule> & Pick<GuardrailRule, 'type' | '
     updatedAt: STAMP,
     severity: 1,
     ...overrides,
-  };
+  } as GuardrailRule;
 }
 
 const RUN: RunScope = {
@@ -114,10 +121,9 @@ describe('globMatch', () => {
     expect(globMatch(pattern, value)).toBe(expected);
   });
 
-  it('answers a pathological pattern quickly', () => {
-    const start = performance.now();
+  it('answers a pathological pattern (a backtracking matcher would not return)', () => {
     expect(globMatch('a*a*a*a*a*a*a*a*b', 'a'.repeat(20_000))).toBe(false);
-    expect(performance.now() - start).toBeLessThan(2_000);
+    expect(globMatch('a*a*a*a*a*a*a*a*b', `${'a'.repeat(20_000)}b`)).toBe(true);
   });
 });
 
@@ -519,7 +525,7 @@ describe('malformed rules fail safe', () => {
     ],
     ['unknown type', rule({ type: 'drift', criteria: {} }), 'unknown guardrail type "drift"'],
   ])('%s', (_name, r, message) => {
-    const strict = { ...r, severity: 2 };
+    const strict: GuardrailRule = { ...r, severity: 2 };
     let result: ReturnType<typeof evaluateGuardrails> | undefined;
     expect(() => {
       result = evaluateGuardrails([strict], RUN, plan());

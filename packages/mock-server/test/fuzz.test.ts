@@ -1,6 +1,7 @@
 import { ErrorBody, endpointList } from '@iacm/sdk/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fuzzRuns, fuzzSeed } from '../../../tests/support/fuzz.js';
 import { setup } from './helpers.js';
 
 const json = fc.jsonValue({ maxDepth: 3 });
@@ -80,9 +81,9 @@ describe('fuzz', () => {
         }
         expect(res.headers['x-request-id']).toBeTruthy();
       }),
-      { numRuns: 17_000, seed: 20261121 },
+      { numRuns: fuzzRuns(17_000), seed: fuzzSeed(20261121) },
     );
-  }, 120_000);
+  }, 600_000);
 
   it('never answers 5xx to valid-shaped searches with random combinations', async () => {
     const ctx = await setup({ sizes: { workspaces: 40, events: 300 } });
@@ -120,7 +121,7 @@ describe('fuzz', () => {
         });
         expect(res.status).toBe(200);
       }),
-      { numRuns: 500, seed: 7 },
+      { numRuns: fuzzRuns(500), seed: fuzzSeed(7) },
     );
-  }, 60_000);
+  }, 600_000);
 });

@@ -65,5 +65,5 @@ export function expectError(res: MockResponse, status: number, code: string): Er
   expect(body.status).toBe(status);
   expect(body.requestId).toBe(res.headers['x-request-id']);
   expect(res.headers['content-type']).toBe('application/json');
-  return body;
+  return body as ErrorBody;
 }

@@ -36,8 +36,9 @@ export class IacmClient {
   /**
    * Creates a client. Defaults: `timeout` 60000 ms, `maxRetries` 2, `validation` `'strict'`,
    * `logLevel` `'warn'`, `logger` `console`, `fetch` the global one. `IACM_BASE_URL`, `IACM_TOKEN`,
-   * `IACM_ACCESS_KEY` and `IACM_SECRET_KEY` fill `baseUrl` and `auth` when the options leave them out.
-   * Unknown options are refused with the list of valid ones.
+   * `IACM_ACCESS_KEY` and `IACM_SECRET_KEY` fill `baseUrl` and `auth`, and `IACM_LOG` fills
+   * `logLevel`, when the options leave them out. Unknown options, and an unknown `IACM_LOG` value,
+   * are refused with the list of valid ones.
    */
   constructor(options: ClientOptions = {}) {
     this.#options = { ...options };

@@ -11,6 +11,7 @@ import {
 } from '@iacm/webhook-receiver';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fuzzRuns, fuzzSeed } from '../../../tests/support/fuzz.js';
 import { basic, header } from './helpers.js';
 
 /** Every status the receiver documents for what a client can send (no handler throws here, so no 500). */
@@ -20,7 +21,7 @@ const receiver = createWebhookReceiver({ credentials: [basic, header], maxBodyBy
 const goodAuth = [encodeAuthorization(basic), encodeAuthorization(header)];
 
 /** Fails when a promise takes longer than `ms`: a hang is a failure, not a timeout of the whole suite. */
-async function within<T>(promise: Promise<T>, ms = 2000): Promise<T> {
+async function within<T>(promise: Promise<T>, ms = 30_000): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
@@ -111,7 +112,7 @@ describe('fuzz: any method, headers and body', () => {
           m === undefined ? { headers: h, body: b } : { method: m, headers: h, body: b };
         checkAnswer(await within(receiver.handle(request)));
       }),
-      { numRuns: 1500 },
+      { numRuns: fuzzRuns(1500), seed: fuzzSeed(1500) },
     );
   });
 
@@ -129,7 +130,7 @@ describe('fuzz: any method, headers and body', () => {
         expect(answer.status === 200).toBe(goodAuth.includes(auth));
         expect([200, 400, 401]).toContain(answer.status);
       }),
-      { numRuns: 1000 },
+      { numRuns: fuzzRuns(1000), seed: fuzzSeed(1000) },
     );
   });
 
@@ -150,7 +151,7 @@ describe('fuzz: any method, headers and body', () => {
           expect(answer.status).toBe(200);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: fuzzRuns(300), seed: fuzzSeed(300) },
     );
   });
 });
@@ -182,7 +183,7 @@ describe('fuzz: the fetch handler with real Request objects', () => {
           });
         },
       ),
-      { numRuns: 500 },
+      { numRuns: fuzzRuns(500), seed: fuzzSeed(500) },
     );
   });
 });

@@ -1,6 +1,10 @@
-import { HttpResponse, http, type RequestHandler } from 'msw';
+import type { RequestHandler } from 'msw';
+// A namespace import: an msw without some of these exports (msw 1 has no `http`) must reach the check
+// in createMockServer instead of failing at link time.
+import * as msw from 'msw';
 import type { MockResponse } from '../core/http.js';
 import { MockCore, type MockOptions } from '../core/mock.js';
+import { assertSupportedMsw } from './msw-support.js';
 
 /** Options of {@link createMockServer}. */
 export interface CreateMockServerOptions extends MockOptions {
@@ -22,9 +26,9 @@ export interface MockServer {
 
 /** Converts a core response into a Fetch `Response` (or a network error for a dropped connection). */
 export function toFetchResponse(response: MockResponse): Response {
-  if (response.drop) return HttpResponse.error();
+  if (response.drop) return msw.HttpResponse.error();
   const body = response.body === undefined ? null : JSON.stringify(response.body);
-  return new HttpResponse(body, { status: response.status, headers: response.headers });
+  return new msw.HttpResponse(body, { status: response.status, headers: response.headers });
 }
 
 /** Hands a Fetch `Request` to the core; `basePath` is the base URL's path, stripped from the request path. */
@@ -47,18 +51,24 @@ export async function handleFetchRequest(core: MockCore, request: Request, baseP
 /**
  * Creates a mock server for MSW: one catch-all handler per base URL over one stateful core.
  *
+ * msw is a peer dependency, `^2.15.0 || ^3.0.0` (msw 3 needs Node >= 22.12): the handlers are built
+ * with the msw your `setupServer`/`setupWorker` comes from. Any other msw, or msw 3 on an older Node,
+ * throws an `UnsupportedMswError` here, naming the supported range and the install line.
+ *
  * @example
  * const mock = createMockServer({ baseUrl: 'http://localhost:4010', seed: 7 });
  * const server = setupServer(...mock.handlers);
  * server.listen();
  */
 export function createMockServer(options: CreateMockServerOptions = {}): MockServer {
+  // The two members the check reads, not the namespace itself: that would keep all of msw in a bundle.
+  assertSupportedMsw({ http: msw.http, RequestHandler: msw.RequestHandler });
   const { baseUrl = 'http://localhost:4010', ...coreOptions } = options;
   const core = new MockCore(coreOptions);
   const baseUrls = (typeof baseUrl === 'string' ? [baseUrl] : [...baseUrl]).map((u) => u.replace(/\/+$/, ''));
   const handlers = baseUrls.map((base) => {
     const basePath = new URL(base).pathname.replace(/\/+$/, '');
-    return http.all(`${base}/*`, ({ request }) => handleFetchRequest(core, request, basePath));
+    return msw.http.all(`${base}/*`, ({ request }) => handleFetchRequest(core, request, basePath));
   });
   return { handlers, baseUrls, core, control: core.control };
 }

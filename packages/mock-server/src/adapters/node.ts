@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildOpenApiDocument, type OpenApiDocument } from '@iacm/sdk/openapi';
 import { internalErrorResponse, type MockResponse } from '../core/http.js';
 import { MockCore, type MockOptions } from '../core/mock.js';
+import { landingAnswer } from './landing.js';
 
 /** Options of {@link listen}. */
 export interface ListenOptions extends MockOptions {
@@ -14,7 +15,21 @@ export interface ListenOptions extends MockOptions {
   maxBodyBytes?: number;
   /** Use this core instead of creating one. */
   core?: MockCore;
+  /**
+   * Called once per request when its answer has ended, for a request log: the method, the request
+   * target (path and query as received, secrets included: mask them before printing), the status
+   * (`undefined` when the connection closed without a complete answer) and the milliseconds from
+   * arrival to the end. An exception it throws is ignored.
+   */
+  onRequest?: (request: {
+    method: string;
+    url: string;
+    status: number | undefined;
+    durationMs: number;
+  }) => void;
 }
+
+type OnRequest = NonNullable<ListenOptions['onRequest']>;
 
 /** A running standalone mock server. */
 export interface RunningMockServer {
@@ -49,6 +64,23 @@ function openApiFor(serverUrl: string): OpenApiDocument {
 }
 
 class BodyTooLarge extends Error {}
+
+/** Calls `onRequest` once the answer to `req` has ended (sent in full, or the connection closed). */
+function observe(req: IncomingMessage, res: ServerResponse, onRequest: OnRequest): void {
+  const started = performance.now();
+  res.once('close', () => {
+    try {
+      onRequest({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        status: res.writableFinished ? res.statusCode : undefined,
+        durationMs: performance.now() - started,
+      });
+    } catch {
+      // A failing log must not affect the server.
+    }
+  });
+}
 
 function readBody(request: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -86,27 +118,40 @@ function send(res: ServerResponse, response: MockResponse): void {
 /**
  * Creates the `node:http` request listener of a core (it calls the core directly, no Fetch objects).
  * Besides the API and the control plane, it answers `GET /openapi.json` with the API's OpenAPI 3.1
- * document (no auth), whose server is this server.
+ * document (no auth), whose server is this server, and `GET /` with a landing page (HTML for a
+ * browser, JSON otherwise: the routes, how to log in, where the OpenAPI document is; no keys).
  * @param core the core answering the requests.
  * @param maxBodyBytes the largest API request body, bytes.
- * @param options `serverUrl`: the base URL `GET /openapi.json` names as the document's server (a
- *   function is asked on each request); default `http://` and the request's `Host` header.
+ * @param options `serverUrl`: the base URL `GET /openapi.json` and `GET /` name (a function is asked
+ *   on each request); default `http://` and the request's `Host` header. `onRequest`: called when
+ *   each answer has ended (a request log).
  */
 export function createRequestListener(
   core: MockCore,
   maxBodyBytes = 1024 * 1024,
-  options: { serverUrl?: string | (() => string) } = {},
+  options: { serverUrl?: string | (() => string); onRequest?: ListenOptions['onRequest'] } = {},
 ) {
+  const { serverUrl, onRequest } = options;
+  const baseOf = (req: IncomingMessage) =>
+    typeof serverUrl === 'function'
+      ? serverUrl()
+      : (serverUrl ?? `http://${req.headers.host ?? 'localhost'}`);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (onRequest) observe(req, res, onRequest);
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (req.method === 'GET' && url.pathname === OPENAPI_PATH) {
-        const { serverUrl } = options;
-        const base =
-          typeof serverUrl === 'function'
-            ? serverUrl()
-            : (serverUrl ?? `http://${req.headers.host ?? 'localhost'}`);
-        send(res, { status: 200, headers: { 'content-type': 'application/json' }, body: openApiFor(base) });
+        send(res, {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: openApiFor(baseOf(req)),
+        });
+        return;
+      }
+      if (req.method === 'GET' && url.pathname === '/') {
+        const answer = landingAnswer(baseOf(req), req.headers.accept);
+        res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
+        res.end(answer.body);
         return;
       }
       const limit = url.pathname.startsWith('/__mock/') ? CONTROL_BODY_LIMIT : maxBodyBytes;
@@ -147,10 +192,13 @@ export function createRequestListener(
  * await mock.close();
  */
 export async function listen(options: ListenOptions = {}): Promise<RunningMockServer> {
-  const { port = 4010, host = '127.0.0.1', maxBodyBytes, core: given, ...coreOptions } = options;
+  const { port = 4010, host = '127.0.0.1', maxBodyBytes, core: given, onRequest, ...coreOptions } = options;
   const core = given ?? new MockCore(coreOptions);
   let url = '';
-  const listener = createRequestListener(core, maxBodyBytes, { serverUrl: () => url });
+  const listener = createRequestListener(core, maxBodyBytes, {
+    serverUrl: () => url,
+    ...(onRequest ? { onRequest } : {}),
+  });
   const server = createServer((req, res) => {
     void listener(req, res);
   });

@@ -77,15 +77,46 @@ export interface Fault extends FaultRule {
   remaining: number;
 }
 
+/**
+ * The parts of a mock's state that `reset()` puts back to their start values, in the order it
+ * resets them. Every piece of state a mock holds belongs to one of them; a new piece of state adds
+ * its part here (and to the reset test).
+ */
+export const RESET_STAGES = ['data', 'webhooks', 'journal', 'faults', 'rateLimit', 'clock'] as const;
+
+/**
+ * One part of a mock's state that `reset()` restores:
+ * - `data`: accounts and their records (the start seed's data, or the start snapshot), the outboxes,
+ *   the generator of new ids and build numbers;
+ * - `webhooks`: integrations, delivery attempts, deliveries in progress (cancelled), the retry policy;
+ * - `journal`: the journaled requests and the request-id counter;
+ * - `faults`: the waiting faults and the fault-id counter;
+ * - `rateLimit`: the setting (as the options gave it) and the per-client counters;
+ * - `clock`: the clock as the options gave it (not stopped, not moved).
+ */
+export type ResetStage = (typeof RESET_STAGES)[number];
+
+/** A part of a mock's state that `reset()` puts back to its start value. */
+export interface Resettable {
+  /** Puts this part back to its start value. */
+  reset(): void;
+}
+
 /** The control plane of a mock: in-process methods, and the same over HTTP under `/__mock`. */
 export interface ControlPlane {
-  /** Back to the seeded state (the state of the last seed, or the snapshot the mock started from). */
+  /**
+   * Puts the mock back to how it started: the start data (the seed and sizes of the options, or the
+   * `state` it was created with), no webhook integrations or deliveries, an empty journal, no faults,
+   * the rate limit and delivery policy of the options with empty counters, and the clock of the
+   * options. Tokens issued before stay valid for accounts that still exist. `POST /__mock/reset`
+   * answers `{ status: 'reset', restored: [...] }` naming the parts restored.
+   */
   reset(): void;
-  /** Generates new data from a seed and sizes; it becomes the state `reset` goes back to. */
+  /** Generates new data from a seed and sizes (until the next reset, which returns to the start data). */
   seed(seed: number | string, sizes?: Partial<SeedSizes>): void;
   /** A JSON snapshot of the whole state. */
   getState(): MockState;
-  /** Replaces the whole state with a snapshot (validated record by record). */
+  /** Replaces the whole state with a snapshot (validated record by record); reset returns to the start data. */
   setState(state: unknown): void;
   /** The accounts and their key pairs, primary first. */
   accounts(): MockAccount[];
@@ -131,13 +162,12 @@ export interface ControlPlane {
 }
 
 interface ControlDeps {
-  journal: JournalEntry[];
-  faults: Fault[];
-  reset(): void;
+  journal: Journal;
+  faults: FaultBook;
+  rateLimiter: RateLimiter;
+  reset(): readonly ResetStage[];
   reseed(seed: number | string, sizes: Partial<SeedSizes>): void;
   setState(state: MockState): void;
-  setRateLimit(limit: { limit: number; windowMs: number } | undefined): void;
-  rateLimit(): { limit: number; windowMs: number } | undefined;
 }
 
 interface CoreView {
@@ -180,6 +210,193 @@ export interface MockClock {
   advance(ms: number): void;
   /** Lets the clock run from the underlying clock again. */
   resume(): void;
+}
+
+/** A rate limit: at most `limit` requests per client address in any `windowMs`. */
+export interface RateLimit {
+  /** Requests allowed per window. */
+  limit: number;
+  /** The window, milliseconds. */
+  windowMs: number;
+}
+
+/** The journal of answered requests, bounded, and the counter of request ids. */
+export class Journal implements Resettable {
+  readonly #entries: JournalEntry[] = [];
+  readonly #limit: number;
+  #requests = 0;
+
+  /** Creates a journal keeping the last `limit` requests (none when `limit` ≤ 0). */
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  /** The id of the next request (`req_0000000001`, counting from the start or the last reset). */
+  nextRequestId(): string {
+    return `req_${String(++this.#requests).padStart(10, '0')}`;
+  }
+
+  /** Whether the journal keeps anything (`journalLimit` > 0). */
+  get enabled(): boolean {
+    return this.#limit > 0;
+  }
+
+  /** Adds an entry, dropping the oldest beyond the limit. */
+  add(entry: JournalEntry): void {
+    if (this.#limit <= 0) return;
+    this.#entries.push(entry);
+    if (this.#entries.length > this.#limit) this.#entries.splice(0, this.#entries.length - this.#limit);
+  }
+
+  /** The last `limit` entries (all when absent), oldest first. */
+  list(limit?: number): JournalEntry[] {
+    return this.#entries.slice(limit === undefined ? 0 : Math.max(0, this.#entries.length - limit));
+  }
+
+  /** Empties the journal (request ids keep counting). */
+  clear(): void {
+    this.#entries.length = 0;
+  }
+
+  /** Empties the journal and counts request ids from 1 again. */
+  reset(): void {
+    this.clear();
+    this.#requests = 0;
+  }
+}
+
+/** The faults waiting to be injected, and the counter of fault ids. */
+export class FaultBook implements Resettable {
+  readonly #faults: Fault[] = [];
+  #count = 0;
+
+  /** Validates a rule and adds it; answers the stored fault. */
+  add(rule: FaultRule): Fault {
+    const parsed = parseOr400(FaultBody, rule);
+    const fault: Fault = {
+      ...stripUndefined(parsed),
+      id: `fault_${++this.#count}`,
+      remaining: parsed.times ?? 1,
+    };
+    this.#faults.push(fault);
+    return { ...fault };
+  }
+
+  /** Copies of the faults still waiting. */
+  list(): Fault[] {
+    return this.#faults.map((f) => ({ ...f }));
+  }
+
+  /** Removes every fault. */
+  clear(): void {
+    this.#faults.length = 0;
+  }
+
+  /** Takes one use of the first fault matching the request, if any. */
+  take(method: string, path: string): Fault | undefined {
+    const index = this.#faults.findIndex(
+      (f) => (f.method === undefined || f.method === method) && pathMatches(f.path, path),
+    );
+    const fault = this.#faults[index];
+    if (!fault) return undefined;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.#faults.splice(index, 1);
+    return fault;
+  }
+
+  /** Removes every fault and numbers fault ids from 1 again. */
+  reset(): void {
+    this.clear();
+    this.#count = 0;
+  }
+}
+
+/** The rate limit per client address: its setting and the counters of recent requests. */
+export class RateLimiter implements Resettable {
+  readonly #start: RateLimit | undefined;
+  #setting: RateLimit | undefined;
+  readonly #hits = new Map<string, number[]>();
+
+  /** Creates a limiter with its start setting (`undefined`: off). */
+  constructor(start: RateLimit | undefined) {
+    this.#start = start && { ...start };
+    this.#setting = start && { ...start };
+  }
+
+  /** The current setting (`undefined`: off). */
+  get setting(): RateLimit | undefined {
+    return this.#setting && { ...this.#setting };
+  }
+
+  /** Changes the setting and empties the counters. */
+  set(setting: RateLimit | undefined): void {
+    this.#setting = setting && { ...setting };
+    this.#hits.clear();
+  }
+
+  /** Counts a request of `client` at `now`; throws 429 with `Retry-After` when it is over the limit. */
+  check(client: string, now: number): void {
+    const limit = this.#setting;
+    if (!limit) return;
+    const hits = (this.#hits.get(client) ?? []).filter((t) => t > now - limit.windowMs);
+    if (hits.length >= limit.limit) {
+      const retryAfter = Math.max(1, Math.ceil(((hits[0] as number) + limit.windowMs - now) / 1000));
+      this.#hits.set(client, hits);
+      throw new HttpError(
+        429,
+        'rate_limited',
+        `rate limit of ${limit.limit} requests per ${limit.windowMs / 1000} s exceeded; retry after ${retryAfter} s`,
+        { headers: { 'retry-after': String(retryAfter) } },
+      );
+    }
+    hits.push(now);
+    this.#hits.set(client, hits);
+  }
+
+  /** Back to the start setting, with empty counters. */
+  reset(): void {
+    this.set(this.#start);
+  }
+}
+
+/** The mock's clock over an underlying clock: stopped, moved, or running. */
+export class MovableClock implements MockClock, Resettable {
+  readonly #base: () => number;
+  #frozenAt: number | undefined;
+  #offset = 0;
+
+  /** Creates a clock running from `base` (epoch milliseconds). */
+  constructor(base: () => number) {
+    this.#base = base;
+  }
+
+  /** The current instant, epoch milliseconds. */
+  readonly now = (): number => this.#frozenAt ?? this.#base() + this.#offset;
+
+  /** Stops the clock at an instant (epoch ms, ISO 8601 or a Date); `advance` moves it from there. */
+  readonly set = (instant: number | string | Date): void => {
+    const ms = typeof instant === 'number' ? instant : new Date(instant).getTime();
+    if (!Number.isFinite(ms))
+      throw new HttpError(400, 'validation_failed', 'clock: expected an instant (epoch ms or ISO 8601)');
+    this.#frozenAt = ms;
+  };
+
+  /** Moves the clock by `ms` milliseconds (back, when negative). */
+  readonly advance = (ms: number): void => {
+    if (this.#frozenAt !== undefined) this.#frozenAt += ms;
+    else this.#offset += ms;
+  };
+
+  /** Lets the clock run from the underlying clock again, unmoved. */
+  readonly resume = (): void => {
+    this.#frozenAt = undefined;
+    this.#offset = 0;
+  };
+
+  /** Back to the underlying clock (as `resume`). */
+  reset(): void {
+    this.resume();
+  }
 }
 
 const count = (max: number) => z.number().int().min(0).max(max);
@@ -272,9 +489,10 @@ export const StateSchema = z.strictObject({
 
 /** Builds the control plane of a core. */
 export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPlane {
-  let faultCount = 0;
   const plane: ControlPlane = {
-    reset: () => deps.reset(),
+    reset: () => {
+      deps.reset();
+    },
     seed: (seed, sizes = {}) => {
       const body = parseOr400(SeedBody, { seed, sizes });
       deps.reseed(body.seed, stripUndefined(body.sizes ?? {}));
@@ -282,25 +500,11 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     getState: () => core.store.toState(),
     setState: (state) => deps.setState(parseOr400(StateSchema, state) as unknown as MockState),
     accounts: () => core.accounts(),
-    journal: (limit) =>
-      deps.journal.slice(limit === undefined ? 0 : Math.max(0, deps.journal.length - limit)),
-    clearJournal: () => {
-      deps.journal.length = 0;
-    },
-    addFault: (rule) => {
-      const parsed = parseOr400(FaultBody, rule);
-      const fault: Fault = {
-        ...stripUndefined(parsed),
-        id: `fault_${++faultCount}`,
-        remaining: parsed.times ?? 1,
-      };
-      deps.faults.push(fault);
-      return { ...fault };
-    },
-    faults: () => deps.faults.map((f) => ({ ...f })),
-    clearFaults: () => {
-      deps.faults.length = 0;
-    },
+    journal: (limit) => deps.journal.list(limit),
+    clearJournal: () => deps.journal.clear(),
+    addFault: (rule) => deps.faults.add(rule),
+    faults: () => deps.faults.list(),
+    clearFaults: () => deps.faults.clear(),
     simulateRun: (workspaceId, body) => core.simulateRun(workspaceId, body),
     recordFinding: (stackId, body) => core.recordFinding(stackId, body),
     evaluate: (body) => core.evaluate(body),
@@ -323,11 +527,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
       deliveries: (integrationId) => core.webhooks.attempts(integrationId),
       setPolicy: (policy) => core.webhooks.setPolicy(stripUndefined(parseOr400(PolicyBody, policy))),
     },
-    setRateLimit: (limit) => {
-      if (limit === false) deps.setRateLimit(undefined);
-      else if (limit === true) deps.setRateLimit({ limit: 500, windowMs: 60_000 });
-      else deps.setRateLimit({ limit: limit.limit, windowMs: limit.windowSeconds * 1000 });
-    },
+    setRateLimit: (limit) => deps.rateLimiter.set(toRateLimit(limit)),
     handle: async (method, path, query, body) => {
       const ok = (value: unknown, status = 200): MockResponse => ({
         status,
@@ -337,8 +537,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
       const route = `${method} ${path}`;
       switch (route) {
         case 'POST /__mock/reset':
-          plane.reset();
-          return ok({ status: 'reset' });
+          return ok({ status: 'reset', restored: [...deps.reset()] });
         case 'POST /__mock/seed': {
           const parsed = parseOr400(SeedBody, body ?? {});
           deps.reseed(parsed.seed, stripUndefined(parsed.sizes ?? {}));
@@ -377,7 +576,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
               ? { limit: parsed.limit ?? 500, windowSeconds: parsed.windowSeconds ?? 60 }
               : false,
           );
-          const current = deps.rateLimit();
+          const current = deps.rateLimiter.setting;
           return ok(
             current
               ? { enabled: true, limit: current.limit, windowSeconds: current.windowMs / 1000 }
@@ -481,4 +680,24 @@ type Defined<T> = { [K in keyof T]: Exclude<T[K], undefined> };
 
 function stripUndefined<T extends object>(value: T): Defined<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Defined<T>;
+}
+
+/** The rate limit an option or `setRateLimit` names: `true` is the service's 500 per 60 s, `false` off. */
+export function toRateLimit(
+  option: boolean | { limit: number; windowSeconds: number } | undefined,
+): RateLimit | undefined {
+  if (!option) return undefined;
+  if (option === true) return { limit: 500, windowMs: 60_000 };
+  return { limit: option.limit, windowMs: option.windowSeconds * 1000 };
+}
+
+/** Whether a fault's path pattern matches a path; `*` matches any characters. */
+function pathMatches(pattern: string, path: string): boolean {
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
+  return regex.test(path);
 }

@@ -343,9 +343,21 @@ async function queryHash(body: EventQueryBody): Promise<string> {
 
 /** The handler of every endpoint of the contract's table. */
 export const handlers: Record<EndpointName, Handler> = {
-  'auth.login': (ctx) => {
+  'auth.login': async (ctx) => {
     const body = ctx.body as { accessKey: string; secretKey: string };
-    return ctx.services.login(body.accessKey, body.secretKey);
+    try {
+      return await ctx.services.login(body.accessKey, body.secretKey);
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.code !== 'invalid_credentials') throw error;
+      // Say where the valid pairs are; never echo the keys sent.
+      throw new HttpError(
+        401,
+        'invalid_credentials',
+        'the access key and secret key do not match any account of this mock; its key pairs are ' +
+          'listed by GET /__mock/accounts (mock.control.accounts() in-process), and iacm-mock prints ' +
+          'the primary pair when it starts',
+      );
+    }
   },
 
   health: () => undefined,

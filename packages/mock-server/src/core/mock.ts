@@ -27,7 +27,12 @@ import {
   SimulatedRunBody,
   simulateRun,
 } from '../domain/simulate.js';
-import { type DeliveryPolicy, NotificationBody, WebhookHub } from '../domain/webhooks.js';
+import {
+  DEFAULT_DELIVERY_POLICY,
+  type DeliveryPolicy,
+  NotificationBody,
+  WebhookHub,
+} from '../domain/webhooks.js';
 import { Random } from '../store/random.js';
 import { generateState } from '../store/seed.js';
 import {
@@ -41,9 +46,16 @@ import { type AccountStore, Store } from '../store/store.js';
 import {
   type ControlPlane,
   createControlPlane,
-  type Fault,
-  type JournalEntry,
+  FaultBook,
+  Journal,
   type MockClock,
+  MovableClock,
+  type RateLimit,
+  RateLimiter,
+  RESET_STAGES,
+  type ResetStage,
+  type Resettable,
+  toRateLimit,
 } from './control.js';
 import { type HandlerServices, handlers } from './handlers.js';
 import {
@@ -85,6 +97,38 @@ export interface MockOptions {
   rateLimit?: boolean | { limit: number; windowSeconds: number };
 }
 
+/** Where the data comes from: a seed and sizes, or a snapshot (kept as JSON so each load gets fresh records). */
+type DataSource = { seed: number | string; sizes: SeedSizes } | { snapshot: string };
+
+/**
+ * What a mock starts with, resolved once from its options: `reset()` returns every part of the state
+ * to it, and nothing at run time changes it.
+ */
+interface StartConfiguration {
+  /** The start data. */
+  readonly data: DataSource;
+  /** The rate limit (`undefined`: off). */
+  readonly rateLimit: RateLimit | undefined;
+  /** The webhook delivery retry policy. */
+  readonly deliveryPolicy: DeliveryPolicy;
+  /** The delay added to every API answer, milliseconds. */
+  readonly delayMs: number;
+  /** How many requests the journal keeps. */
+  readonly journalLimit: number;
+}
+
+function startConfiguration(options: MockOptions): StartConfiguration {
+  return Object.freeze({
+    data: options.state
+      ? { snapshot: JSON.stringify(options.state) }
+      : { seed: options.seed ?? DEFAULT_SEED, sizes: { ...DEFAULT_SIZES, ...options.sizes } },
+    rateLimit: toRateLimit(options.rateLimit),
+    deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, ...options.deliveryPolicy },
+    delayMs: options.delayMs ?? 0,
+    journalLimit: options.journalLimit ?? 500,
+  });
+}
+
 interface ResolvedRoute {
   name: EndpointName;
   definition: EndpointDefinition;
@@ -105,17 +149,17 @@ export class MockCore {
   store!: Store;
 
   readonly #options: MockOptions;
+  readonly #start: StartConfiguration;
+  /** Signs login tokens; made once per instance and kept across resets, so earlier tokens stay valid. */
   readonly #signer: TokenSigner;
+  /** Signs continuation tokens; kept across resets too, so earlier continuation tokens stay valid. */
   readonly #cursorSigner: TokenSigner;
   #random!: Random;
-  #baseline: { seed: number | string; sizes: SeedSizes } | { snapshot: string };
-  #requestCount = 0;
-  readonly #journal: JournalEntry[] = [];
-  readonly #faults: Fault[] = [];
-  #rateLimit: { limit: number; windowMs: number } | undefined;
-  #frozenAt: number | undefined;
-  #clockOffset = 0;
   #buildCount = 0;
+  readonly #journal: Journal;
+  readonly #faults = new FaultBook();
+  readonly #rateLimiter: RateLimiter;
+  readonly #clock: MovableClock;
   readonly #events = new EventRecorder(
     () => this.#random,
     () => this.now(),
@@ -129,71 +173,77 @@ export class MockCore {
     nextBuild: () => 9_000_000_000 + ++this.#buildCount,
     events: this.#events,
   };
-  readonly #hits = new Map<string, number[]>();
+  /**
+   * Every part of the state, each able to go back to its start value; `reset()` walks this list.
+   * A new piece of state belongs to one of these parts, or adds one (to `RESET_STAGES` too).
+   */
+  readonly #resettable: Readonly<Record<ResetStage, Resettable>>;
+  /** How many resets so far: a request that started before a reset is not journaled after it. */
+  #resets = 0;
 
   /** Creates a core with its seeded state. */
   constructor(options: MockOptions = {}) {
     this.#options = options;
+    this.#start = startConfiguration(options);
     const secretSource = new Random(`jwt:${String(options.seed ?? DEFAULT_SEED)}:${Math.random()}`);
     this.#signer = new TokenSigner(secretSource.hex(64));
     this.#cursorSigner = new TokenSigner(secretSource.hex(64));
-    this.#baseline = options.state
-      ? { snapshot: JSON.stringify(options.state) }
-      : { seed: options.seed ?? DEFAULT_SEED, sizes: { ...DEFAULT_SIZES, ...options.sizes } };
-    this.#rateLimit = resolveRateLimit(options.rateLimit);
+    this.#journal = new Journal(this.#start.journalLimit);
+    this.#rateLimiter = new RateLimiter(this.#start.rateLimit);
+    this.#clock = new MovableClock(options.clock ?? Date.now);
+    this.clock = this.#clock;
     this.webhooks = new WebhookHub({
       now: () => this.now(),
       newId: () => this.#services.newId(),
       ...(options.webhookFetch ? { fetch: options.webhookFetch } : {}),
-      ...(options.deliveryPolicy ? { policy: options.deliveryPolicy } : {}),
+      policy: this.#start.deliveryPolicy,
     });
-    this.#load();
+    this.#resettable = {
+      data: { reset: () => this.#load(this.#start.data) },
+      webhooks: this.webhooks,
+      journal: this.#journal,
+      faults: this.#faults,
+      rateLimit: this.#rateLimiter,
+      clock: this.#clock,
+    };
+    this.#load(this.#start.data);
     this.control = createControlPlane(this, {
       journal: this.#journal,
       faults: this.#faults,
-      reset: () => this.#load(),
-      reseed: (seed, sizes) => {
-        this.#baseline = { seed, sizes: { ...DEFAULT_SIZES, ...sizes } };
-        this.#load();
-      },
-      setState: (state) => {
-        this.#install(state);
-      },
-      setRateLimit: (limit) => {
-        this.#rateLimit = limit;
-        this.#hits.clear();
-      },
-      rateLimit: () => this.#rateLimit,
+      rateLimiter: this.#rateLimiter,
+      reset: () => this.#reset(),
+      reseed: (seed, sizes) => this.#load({ seed, sizes: { ...DEFAULT_SIZES, ...sizes } }),
+      setState: (state) => this.#install(state),
     });
+  }
+
+  /**
+   * The parts of the state `control.reset()` restores, in the order it restores them: `data`,
+   * `webhooks`, `journal`, `faults`, `rateLimit`, `clock` (`docs/mock-server.md`, "Reset").
+   */
+  get resetStages(): string[] {
+    return [...RESET_STAGES];
+  }
+
+  /** Puts every part of the state back to its start value; answers the parts, in order. */
+  #reset(): readonly ResetStage[] {
+    this.#resets += 1;
+    for (const stage of RESET_STAGES) this.#resettable[stage].reset();
+    return RESET_STAGES;
   }
 
   /** The current time of the mock's clock, epoch milliseconds. */
   now(): number {
-    return this.#frozenAt ?? (this.#options.clock ?? Date.now)() + this.#clockOffset;
+    return this.#clock.now();
   }
 
   /**
    * Moves the mock's clock: `set` stops it at an instant (later `advance` calls move it from there);
    * `advance` moves it forward (or back, with a negative number); `resume` lets it run again
-   * from the underlying clock. Tokens, timestamps and rate limits all read this clock.
+   * from the underlying clock. Tokens, timestamps and rate limits all read this clock. `reset()`
+   * puts it back to the clock of the options.
    */
-  readonly clock: MockClock = {
-    now: (): number => this.now(),
-    set: (instant: number | string | Date): void => {
-      const ms = typeof instant === 'number' ? instant : new Date(instant).getTime();
-      if (!Number.isFinite(ms))
-        throw new HttpError(400, 'validation_failed', 'clock: expected an instant (epoch ms or ISO 8601)');
-      this.#frozenAt = ms;
-    },
-    advance: (ms: number): void => {
-      if (this.#frozenAt !== undefined) this.#frozenAt += ms;
-      else this.#clockOffset += ms;
-    },
-    resume: (): void => {
-      this.#frozenAt = undefined;
-      this.#clockOffset = 0;
-    },
-  };
+  readonly clock: MockClock;
 
   /** Simulates a CI run on a workspace of any account (see `docs/guardrails.md`). */
   simulateRun(workspaceId: string, body: unknown): { run: WorkspaceRun; evaluation: GuardrailEvaluation } {
@@ -284,12 +334,12 @@ export class MockCore {
     return [...this.store.accounts.values()].map((a) => ({ ...a.account }));
   }
 
-  #load(): void {
-    if ('snapshot' in this.#baseline) {
-      this.#install(JSON.parse(this.#baseline.snapshot) as MockState);
+  #load(source: DataSource): void {
+    if ('snapshot' in source) {
+      this.#install(JSON.parse(source.snapshot) as MockState);
       return;
     }
-    const state = generateState({ seed: this.#baseline.seed, sizes: this.#baseline.sizes });
+    const state = generateState({ seed: source.seed, sizes: source.sizes });
     const primary = state.accounts[0];
     if (primary && this.#options.primaryKeys) {
       primary.account = { ...primary.account, ...this.#options.primaryKeys };
@@ -380,7 +430,8 @@ export class MockCore {
   /** Handles one request and never throws: every failure becomes an error answer. */
   async handle(request: MockRequest): Promise<MockResponse> {
     const started = this.now();
-    const requestId = `req_${String(++this.#requestCount).padStart(10, '0')}`;
+    const resets = this.#resets;
+    const requestId = this.#journal.nextRequestId();
     let response: MockResponse;
     try {
       response = await this.#handle(request, requestId);
@@ -388,7 +439,9 @@ export class MockCore {
       response = errorResponse(error, requestId);
     }
     response.headers['x-request-id'] = requestId;
-    this.#record(request, response, requestId, started);
+    // A request answered across a reset (`POST /__mock/reset` itself, or one in flight) belongs to the
+    // history the reset cleared: the journal starts empty, as in a fresh mock.
+    if (this.#resets === resets) this.#record(request, response, requestId, started);
     return response;
   }
 
@@ -400,7 +453,7 @@ export class MockCore {
       return this.control.handle(method, path, readQuery(request.query), body, requestId);
     }
 
-    const fault = this.#takeFault(method, path);
+    const fault = this.#faults.take(method, path);
     if (fault?.delayMs) await sleep(fault.delayMs);
     if (fault?.drop) return { status: 0, headers: {}, body: undefined, drop: true };
     if (fault?.status !== undefined) {
@@ -420,8 +473,9 @@ export class MockCore {
       };
     }
 
-    this.#checkRateLimit(request);
-    if (this.#options.delayMs) await sleep(this.#options.delayMs);
+    const client = readHeader(request.headers, 'x-forwarded-for')?.split(',')[0]?.trim() || 'local';
+    this.#rateLimiter.check(client, this.now());
+    if (this.#start.delayMs) await sleep(this.#start.delayMs);
 
     const route = resolve(method, path);
     const { definition } = route;
@@ -507,42 +561,8 @@ export class MockCore {
     return account;
   }
 
-  #takeFault(method: string, path: string): Fault | undefined {
-    const index = this.#faults.findIndex(
-      (f) => (f.method === undefined || f.method === method) && globMatch(f.path, path),
-    );
-    const fault = this.#faults[index];
-    if (!fault) return undefined;
-    fault.remaining -= 1;
-    if (fault.remaining <= 0) this.#faults.splice(index, 1);
-    return fault;
-  }
-
-  #checkRateLimit(request: MockRequest): void {
-    const limit = this.#rateLimit;
-    if (!limit) return;
-    const client = readHeader(request.headers, 'x-forwarded-for')?.split(',')[0]?.trim() || 'local';
-    const now = this.now();
-    const hits = (this.#hits.get(client) ?? []).filter((t) => t > now - limit.windowMs);
-    if (hits.length >= limit.limit) {
-      const retryAfter = Math.max(1, Math.ceil(((hits[0] as number) + limit.windowMs - now) / 1000));
-      this.#hits.set(client, hits);
-      throw new HttpError(
-        429,
-        'rate_limited',
-        `rate limit of ${limit.limit} requests per ${limit.windowMs / 1000} s exceeded; retry after ${retryAfter} s`,
-        {
-          headers: { 'retry-after': String(retryAfter) },
-        },
-      );
-    }
-    hits.push(now);
-    this.#hits.set(client, hits);
-  }
-
   #record(request: MockRequest, response: MockResponse, requestId: string, started: number): void {
-    const limit = this.#options.journalLimit ?? 500;
-    if (limit <= 0) return;
+    if (!this.#journal.enabled) return;
     const headers: Record<string, string> = {};
     const source =
       request.headers instanceof Headers ? Object.fromEntries(request.headers) : (request.headers ?? {});
@@ -561,7 +581,7 @@ export class MockCore {
     } catch {
       body = '[not JSON]';
     }
-    this.#journal.push({
+    this.#journal.add({
       id: requestId,
       time: new Date(started).toISOString(),
       method: request.method.toUpperCase(),
@@ -573,7 +593,6 @@ export class MockCore {
       durationMs: Math.max(0, this.now() - started),
       ...(response.drop ? { dropped: true } : {}),
     });
-    if (this.#journal.length > limit) this.#journal.splice(0, this.#journal.length - limit);
   }
 }
 
@@ -586,12 +605,6 @@ function redactBody(body: unknown): unknown {
   return Object.fromEntries(
     Object.entries(body).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '[redacted]' : redactBody(v)]),
   );
-}
-
-function resolveRateLimit(option: MockOptions['rateLimit']): { limit: number; windowMs: number } | undefined {
-  if (!option) return undefined;
-  if (option === true) return { limit: 500, windowMs: 60_000 };
-  return { limit: option.limit, windowMs: option.windowSeconds * 1000 };
 }
 
 function resolve(method: string, path: string): ResolvedRoute {
@@ -697,16 +710,6 @@ function codeFor(status: number): string {
 
 function lower(headers: Record<string, string> | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-}
-
-function globMatch(pattern: string, path: string): boolean {
-  const regex = new RegExp(
-    `^${pattern
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-  return regex.test(path);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

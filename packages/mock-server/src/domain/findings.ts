@@ -44,10 +44,13 @@ const COUNTER: Record<NotificationType, keyof StackFindings> = {
   InsightDetected: 'insights',
 };
 
+/** A stack record as the mock stores it: the contract's stack plus the `findings` counts. */
+type StackWithFindings = IacStack & { findings?: StackFindings };
+
 const WEBHOOK_PROVIDERS = new Set(['aws', 'gcp', 'azurerm']);
 
 /** A stack's status after a finding: drifts win over ghosts, which win over the rest. */
-function statusAfter(stack: IacStack, findings: StackFindings): string {
+function statusAfter(stack: IacStack, findings: StackFindings): IacStack['status'] {
   if (findings.drifts > 0) return 'contains_drifts';
   if (findings.ghosts > 0) return 'contains_ghosts';
   return stack.status;
@@ -67,7 +70,7 @@ export function recordFinding(
   const index = stacks.findIndex((s) => s.id === stackId);
   const stack = stacks[index];
   if (!stack) return undefined;
-  const before = (stack.findings as StackFindings | undefined) ?? {
+  const before = (stack as StackWithFindings).findings ?? {
     drifts: 0,
     ghosts: 0,
     unmanaged: 0,
@@ -75,7 +78,7 @@ export function recordFinding(
   };
   const findings = { ...before, [COUNTER[input.kind]]: before[COUNTER[input.kind]] + 1 };
   const status = statusAfter(stack, findings);
-  const updated: IacStack = { ...stack, status, findings };
+  const updated: StackWithFindings = { ...stack, status, findings };
   stacks[index] = updated;
 
   const provider = stack.stackProviders.find((p) => p.isIntegrated) ?? stack.stackProviders[0];

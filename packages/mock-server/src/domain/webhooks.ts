@@ -173,8 +173,11 @@ export class WebhookHub {
   readonly #now: () => number;
   readonly #newId: () => string;
   readonly #fetch: typeof fetch;
+  readonly #startPolicy: DeliveryPolicy;
   #policy: DeliveryPolicy;
   #count = 0;
+  /** Aborted by `clear` and `reset`: deliveries in progress stop, an integration being created is not stored. */
+  #generation = new AbortController();
 
   /** Creates the hub. */
   constructor(options: {
@@ -186,19 +189,32 @@ export class WebhookHub {
     this.#now = options.now;
     this.#newId = options.newId;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#policy = { ...DEFAULT_DELIVERY_POLICY, ...options.policy };
+    this.#startPolicy = { ...DEFAULT_DELIVERY_POLICY, ...options.policy };
+    this.#policy = { ...this.#startPolicy };
   }
 
   /** Changes the retry policy (tests shorten the delays). */
   setPolicy(policy: Partial<DeliveryPolicy>): DeliveryPolicy {
     this.#policy = { ...this.#policy, ...policy };
-    return this.#policy;
+    return { ...this.#policy };
   }
 
-  /** Forgets every integration and attempt (reset). */
+  /**
+   * Forgets every integration and attempt, and stops the deliveries in progress (their remaining
+   * attempts are not made or recorded). The policy and the attempt-id counter stay.
+   */
   clear(): void {
+    this.#generation.abort();
+    this.#generation = new AbortController();
     this.#integrations.clear();
     this.#attempts.length = 0;
+  }
+
+  /** As {@link WebhookHub.clear}, and back to the start policy, attempt ids counted from 1 again. */
+  reset(): void {
+    this.clear();
+    this.#policy = { ...this.#startPolicy };
+    this.#count = 0;
   }
 
   /** The integrations (of one account, or all). */
@@ -225,6 +241,7 @@ export class WebhookHub {
    * a non-2xx status) creates nothing and answers 422 saying to check the URL and the credential value.
    */
   async create(accountId: string, body: z.output<typeof IntegrationCreateBody>): Promise<IntegrationView> {
+    const generation = this.#generation.signal;
     const credentials = toCredentials(body.credentials);
     const id = this.#newId();
     const now = new Date(this.#now()).toISOString();
@@ -243,6 +260,13 @@ export class WebhookHub {
       sealed: await this.#seal(credentials),
     };
     const attempt = await this.#send(stored, 'test', 'test', generateNotification('test'), 1, false);
+    if (generation.aborted) {
+      throw new HttpError(
+        409,
+        'conflict',
+        'the mock was reset, or its state replaced, while this integration was being created; it was not created: create it again',
+      );
+    }
     if (attempt.outcome !== 'delivered') {
       const why = attempt.status
         ? `the endpoint answered ${attempt.status}`
@@ -264,13 +288,16 @@ export class WebhookHub {
    */
   async update(id: string, body: z.output<typeof IntegrationUpdateBody>): Promise<IntegrationView> {
     const stored = this.#get(id);
+    const generation = this.#generation.signal;
     if (body.nickname !== undefined) stored.view.nickname = body.nickname;
     if (body.url !== undefined) stored.view.url = body.url;
     if (body.replaceCredentials) {
       const credentials = toCredentials(body.credentials);
       stored.method = methodOf(credentials);
       stored.view.credentials = { method: stored.method };
-      stored.sealed = await this.#seal(credentials);
+      const sealed = await this.#seal(credentials);
+      if (generation.aborted) throw notFound('webhook integration', id);
+      stored.sealed = sealed;
       stored.view.status = 'active';
     }
     stored.view.updatedAt = new Date(this.#now()).toISOString();
@@ -294,15 +321,23 @@ export class WebhookHub {
       (i) =>
         i.view.accountId === accountId && (integrationIds.length === 0 || integrationIds.includes(i.view.id)),
     );
+    const generation = this.#generation.signal;
     for (const target of targets) {
-      const task = this.#deliverWithRetries(target, entry).finally(() => this.#pending.delete(task));
+      const task = this.#deliverWithRetries(target, entry, generation).finally(() =>
+        this.#pending.delete(task),
+      );
       this.#pending.add(task);
     }
   }
 
-  async #deliverWithRetries(target: StoredIntegration, entry: OutboxEntry): Promise<void> {
+  async #deliverWithRetries(
+    target: StoredIntegration,
+    entry: OutboxEntry,
+    generation: AbortSignal,
+  ): Promise<void> {
     const policy = this.#policy;
     for (let attempt = 1; attempt <= policy.attempts; attempt++) {
+      if (generation.aborted) return;
       const last = attempt === policy.attempts;
       const result = await this.#send(
         target,
@@ -311,9 +346,10 @@ export class WebhookHub {
         entry.payload,
         attempt,
         !last,
+        generation,
       );
       if (result.outcome !== 'retrying') return;
-      await new Promise((resolve) => setTimeout(resolve, policy.baseDelayMs * 2 ** (attempt - 1)));
+      await pause(policy.baseDelayMs * 2 ** (attempt - 1), generation);
     }
   }
 
@@ -325,6 +361,7 @@ export class WebhookHub {
     payload: WebhookPayload | { text: string },
     attempt: number,
     mayRetry: boolean,
+    generation: AbortSignal = this.#generation.signal,
   ): Promise<DeliveryAttempt> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -341,11 +378,13 @@ export class WebhookHub {
         method: 'POST',
         headers: authorization ? { ...headers, authorization } : headers,
         body: JSON.stringify(payload),
-        signal: AbortSignal.timeout(this.#policy.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.#policy.timeoutMs), generation]),
         redirect: 'manual',
       });
       status = response.status;
-      await response.body?.cancel();
+      // Not awaited: under MSW 2.15's patched fetch the cancel only settles when the signal fires
+      // (mswjs/interceptors#799), which would hold every delivery for the whole timeout.
+      void response.body?.cancel().catch(() => {});
     } catch (cause) {
       error = cause instanceof Error ? `${cause.name}: ${cause.message}` : 'network error';
     }
@@ -373,7 +412,8 @@ export class WebhookHub {
       outcome,
       headers: authorization ? { ...headers, authorization: '[redacted]' } : headers,
     };
-    if (this.#integrations.has(target.view.id)) this.#attempts.push(record);
+    // Only for an integration still stored (not one removed, or from before a reset, that had the same id).
+    if (this.#integrations.get(target.view.id) === target) this.#attempts.push(record);
     if (this.#attempts.length > 10_000) this.#attempts.splice(0, this.#attempts.length - 10_000);
     return record;
   }
@@ -404,6 +444,20 @@ export class WebhookHub {
     );
     return JSON.parse(new TextDecoder().decode(plain)) as WebhookCredentials;
   }
+}
+
+/** Waits `ms` milliseconds, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 function toCredentials(value: unknown): WebhookCredentials | undefined {

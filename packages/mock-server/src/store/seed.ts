@@ -1443,7 +1443,7 @@ class AccountGenerator {
     const providers = [cloud(provider)];
     if (ws.iacType === 'cloudformation') return providers;
     const extras = rng.int(0, 2);
-    const kinds = rng.sample(['k8s', 'github', 'datadog', 'cloud'], extras);
+    const kinds = rng.sample(['k8s', 'github', 'datadog', 'cloud'] as const, extras);
     for (const kind of kinds) {
       if (kind === 'cloud') {
         const other = rng.pick((['aws', 'gcp', 'azurerm'] as const).filter((type) => type !== provider));
@@ -1491,8 +1491,8 @@ class AccountGenerator {
         enabled,
         strict: wsStrict.length > 0 ? wsStrict : strictRules,
         soft: wsSoft,
-        vcsType: VCS_DESCRIPTIONS.get(ws.repo.vcs) as Described,
-        runnerType: RUNNER_DESCRIPTIONS.get(ws.runner) as Described,
+        vcsType: VCS_DESCRIPTIONS.get(ws.repo.vcs) as Described<VcsType>,
+        runnerType: RUNNER_DESCRIPTIONS.get(ws.runner) as Described<CiTool>,
         buildName: rng.pick(BUILD_NAMES[ws.runner]),
         buildBase: LARGE_BUILD_IDS.has(ws.runner)
           ? rng.int(4_000_000_000, 12_000_000_000)
@@ -2051,8 +2051,8 @@ interface RunContext {
   enabled: string[];
   strict: string[];
   soft: string[];
-  vcsType: Described;
-  runnerType: Described;
+  vcsType: Described<VcsType>;
+  runnerType: Described<CiTool>;
   buildName: string;
   buildBase: number;
   prBase: number;
@@ -2064,16 +2064,16 @@ interface RunContext {
 // ---------------------------------------------------------------------------------------------------
 
 /** A `{ description }` wrapper, as runs and tasks carry enumerated members. */
-type Described = { description: string };
+type Described<T extends string = string> = { description: T };
 
-function described<T extends string>(values: readonly T[]): Map<T, Described> {
+function described<T extends string>(values: readonly T[]): Map<T, Described<T>> {
   return new Map(values.map((value) => [value, Object.freeze({ description: value })]));
 }
 
 const VCS_DESCRIPTIONS = described(VCS_TYPES_ALL);
 const RUNNER_DESCRIPTIONS = described(Object.keys(BUILD_NAMES) as CiTool[]);
-const POST_PLAN: Described = Object.freeze({ description: 'post-plan' });
-const POST_APPLY: Described = Object.freeze({ description: 'post-apply' });
+const POST_PLAN: Described<'post-plan'> = Object.freeze({ description: 'post-plan' });
+const POST_APPLY: Described<'post-apply'> = Object.freeze({ description: 'post-apply' });
 const NO_VIOLATIONS = Object.freeze([]) as unknown as GuardrailViolation[];
 /** The `apply` list of a run that did not apply (frozen, shared). */
 const NO_TASKS = Object.freeze([]) as unknown as RunTask[];

@@ -5,8 +5,13 @@ export const LoginBody = z.strictObject({
   accessKey: z.string().min(1, { error: 'expected a non-empty access key' }).max(512),
   secretKey: z.string().min(1, { error: 'expected a non-empty secret key' }).max(512),
 });
-/** The body of the login endpoint. */
-export type LoginBody = z.input<typeof LoginBody>;
+/** The body of the login endpoint: an access key and its secret key. */
+export interface LoginBody {
+  /** The access key (1 to 512 characters). */
+  accessKey: string;
+  /** The secret key (1 to 512 characters). */
+  secretKey: string;
+}
 
 /**
  * The answer of `POST /v2/login`: a bearer token and when it expires, in Unix epoch **seconds**.
@@ -16,10 +21,17 @@ export const LoginResponse = z.looseObject({
   expiresAt: z.number().int().min(0).meta({ description: 'Unix epoch seconds.' }),
   tokenType: z.string(),
 });
-/** The answer of the login endpoint. */
-export type LoginResponse = z.infer<typeof LoginResponse>;
+/** The answer of the login endpoint: a bearer token and when it expires. */
+export interface LoginResponse {
+  /** The bearer token. */
+  accessToken: string;
+  /** When the token expires, Unix epoch **seconds**. */
+  expiresAt: number;
+  /** The token's type (`Bearer`). */
+  tokenType: string;
+}
 
 /** The answer of `GET /v2/health`: status 204 and no body. */
 export const HealthResponse = z.undefined();
 /** The answer of the health endpoint (no body). */
-export type HealthResponse = z.infer<typeof HealthResponse>;
+export type HealthResponse = undefined;

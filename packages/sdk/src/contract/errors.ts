@@ -26,13 +26,18 @@ export const ERROR_CODES = [
 
 /** A machine-readable error code: one of {@link ERROR_CODES}, or a code this version does not know yet. */
 export const ErrorCode = openEnum(ERROR_CODES);
-/** A machine-readable error code. */
-export type ErrorCode = z.infer<typeof ErrorCode>;
+/**
+ * A machine-readable error code: one of {@link ERROR_CODES}. A service version newer than this
+ * package may send others, which pass validation.
+ */
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** Where a bad value can be found in a request. */
+export const ISSUE_LOCATIONS = ['path', 'query', 'body', 'header'] as const;
 /** Where a bad value was found in a request. */
-export const IssueLocation = openEnum(['path', 'query', 'body', 'header']);
+export const IssueLocation = openEnum(ISSUE_LOCATIONS);
 /** Where a bad value was found in a request. */
-export type IssueLocation = z.infer<typeof IssueLocation>;
+export type IssueLocation = (typeof ISSUE_LOCATIONS)[number];
 
 /**
  * One field-level problem of a request that failed validation.
@@ -51,7 +56,18 @@ export const FieldIssue = z.looseObject({
   received: z.string().optional(),
 });
 /** One field-level problem of a request that failed validation. */
-export type FieldIssue = z.infer<typeof FieldIssue>;
+export interface FieldIssue {
+  /** Which part of the request holds the field. */
+  location: IssueLocation;
+  /** Dotted path of the field inside that part, `""` for the part itself (`filters.status[0]`). */
+  path: string;
+  /** What is wrong and how to fix it, naming the field, what was expected and what came. */
+  message: string;
+  /** What was expected, when it can be said briefly. */
+  expected?: string | undefined;
+  /** A short description of what came (never a secret value; long strings are summarised). */
+  received?: string | undefined;
+}
 
 /**
  * The one error body every error answer carries (status 4xx and 5xx), the mock's and what the SDK reads.
@@ -69,8 +85,19 @@ export const ErrorBody = z.looseObject({
   /** Field-level problems, for `validation_failed`. */
   issues: z.array(FieldIssue).optional(),
 });
-/** The one error body of every error answer. */
-export type ErrorBody = z.infer<typeof ErrorBody>;
+/** The one error body of every error answer (status 4xx and 5xx). */
+export interface ErrorBody {
+  /** The HTTP status, repeated in the body. */
+  status: number;
+  /** Stable machine-readable code: branch on it, never on `message`. */
+  code: ErrorCode;
+  /** Human-readable explanation that says what to fix. */
+  message: string;
+  /** The `x-request-id` of the answer. */
+  requestId?: string | undefined;
+  /** Field-level problems, for `validation_failed`. */
+  issues?: FieldIssue[] | undefined;
+}
 
 /** Renders an issue path (`['filters', 'status', 0]`) as `filters.status[0]`. */
 export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { EVENT_FIELD_NAMES, EVENT_TYPES, MUTATION_TYPES } from './enums.js';
+import {
+  EVENT_FIELD_NAMES,
+  EVENT_TYPES,
+  type EventField,
+  type EventType,
+  MUTATION_TYPES,
+  type MutationType,
+} from './enums.js';
 import { openEnum, Timestamp, Uuid } from './primitives.js';
 
 /** Maximum `size` of `POST /v2/event-center` (spec §8). */
@@ -33,16 +40,42 @@ export const EventFilter = z.strictObject({
   key: EventFieldName,
   values: z.array(z.string()).min(1, { error: 'expected at least one value' }),
 });
-/** An event center filter. */
-export type EventFilter = z.infer<typeof EventFilter>;
+/** An event center filter: events whose `key` field holds one of `values`. */
+export interface EventFilter {
+  /** The field. */
+  key: EventField;
+  /** Accepted values (at least one). */
+  values: string[];
+}
 
 /** A facet request: the top `size` values of `field` (1 to 100, default 10). */
 export const FacetRequest = z.strictObject({
   field: EventFieldName,
   size: z.number().int().min(1).max(MAX_FACET_SIZE).optional(),
 });
-/** A facet request. */
-export type FacetRequest = z.infer<typeof FacetRequest>;
+/** A facet request: the top `size` values of `field`. */
+export interface FacetRequest {
+  /** The field. */
+  field: EventField;
+  /** How many values, 1 to 100. Default 10. */
+  size?: number | undefined;
+}
+
+/** A time window; `startTime` must not be after `endTime`. Both ends are inclusive. */
+export interface TimeWindow {
+  /** The earliest event time. */
+  startTime?: string | undefined;
+  /** The latest event time. */
+  endTime?: string | undefined;
+}
+
+/** The `query` of the event query: a time window, free text and filters. */
+export interface EventQuery extends TimeWindow {
+  /** Free text to search for (at most 256 characters). */
+  searchText?: string | undefined;
+  /** Filters; all must match. */
+  filters?: EventFilter[] | undefined;
+}
 
 /**
  * The body of `POST /v2/event-center`. `size` is 1 to 150 (default 50). `continuationToken` is the
@@ -57,13 +90,30 @@ export const EventQueryBody = z.strictObject({
   size: z.number().int().min(1).max(MAX_EVENT_PAGE_SIZE).optional(),
   continuationToken: z.string().min(1).max(2048).optional(),
 });
-/** The body of the event query. */
-export type EventQueryBody = z.input<typeof EventQueryBody>;
+/**
+ * The body of `POST /v2/event-center`. `size` is 1 to 150 (default 50). `continuationToken` is the
+ * token of the previous page, to be sent with the same query.
+ */
+export interface EventQueryBody {
+  /** Which events. */
+  query?: EventQuery | undefined;
+  /** Facet counts to compute. */
+  facets?: FacetRequest[] | undefined;
+  /** Events per page, 1 to 150. Default 50. */
+  size?: number | undefined;
+  /** The previous page's token. */
+  continuationToken?: string | undefined;
+}
 
 /** An event attribute. */
 export const EventAttribute = z.looseObject({ key: z.string(), value: z.string() });
-/** An event attribute. */
-export type EventAttribute = z.infer<typeof EventAttribute>;
+/** An event attribute: a key and its value. */
+export interface EventAttribute {
+  /** The attribute's name. */
+  key: string;
+  /** The attribute's value. */
+  value: string;
+}
 
 /** An event center event (spec §2.10). */
 export const Event = z.looseObject({
@@ -81,8 +131,40 @@ export const Event = z.looseObject({
     attributes: z.array(EventAttribute),
   }),
 });
-/** An event center event. */
-export type Event = z.infer<typeof Event>;
+/** What happened, in an event center event. */
+export interface EventDetail {
+  /** The change's id. */
+  mutation_id: string;
+  /** The change's kind. */
+  mutation_type: MutationType;
+  /** The change's attributes. */
+  attributes: EventAttribute[];
+}
+
+/**
+ * An event center event. Enumerated members are typed with their documented values (answers are
+ * read tolerantly: other values can arrive at run time, see `docs/validation.md`).
+ */
+export interface Event {
+  /** The event's id (a UUID). */
+  id: string;
+  /** The account's id. */
+  account_id: string;
+  /** The integration that reported the event. */
+  integration_id: string;
+  /** When the event happened. */
+  event_timestamp: string;
+  /** The event's source. */
+  event_type: EventType;
+  /** The cloud provider kind. */
+  provider_type: string;
+  /** The asset's id. */
+  asset_id: string;
+  /** The asset's type. */
+  asset_type: string;
+  /** What happened. */
+  event: EventDetail;
+}
 
 /** A facet result: `size` is the number of distinct values; `values` the top ones by count. */
 export const FacetResult = z.looseObject({
@@ -90,8 +172,23 @@ export const FacetResult = z.looseObject({
   size: z.number().int().min(0),
   values: z.array(z.looseObject({ value: z.string(), count: z.number().int().min(0) })),
 });
-/** A facet result. */
-export type FacetResult = z.infer<typeof FacetResult>;
+/** A value of a facet and how many events hold it. */
+export interface FacetValue {
+  /** The value. */
+  value: string;
+  /** How many events hold it. */
+  count: number;
+}
+
+/** A facet result: `size` is the number of distinct values; `values` the top ones by count. */
+export interface FacetResult {
+  /** The field. */
+  field: string;
+  /** How many distinct values the field has. */
+  size: number;
+  /** The top values. */
+  values: FacetValue[];
+}
 
 /**
  * The answer of `POST /v2/event-center`: events newest first, facet results, and (an addition to
@@ -102,8 +199,15 @@ export const EventQueryResponse = z.looseObject({
   facets: z.array(FacetResult),
   continuationToken: z.string().nullish(),
 });
-/** The answer of the event query. */
-export type EventQueryResponse = z.infer<typeof EventQueryResponse>;
+/** The answer of the event query: events newest first, facet results, and the next page's token. */
+export interface EventQueryResponse {
+  /** The page's events, newest first. */
+  events: Event[];
+  /** The facet counts asked for. */
+  facets: FacetResult[];
+  /** The next page's token; null (or absent) after the last page. */
+  continuationToken?: string | null | undefined;
+}
 
 /** The body of `POST /v2/event-center/facets`: the values of one `field` (size 1 to 100, default 10). */
 export const FacetQueryBody = z.strictObject({
@@ -112,10 +216,19 @@ export const FacetQueryBody = z.strictObject({
   field: EventFieldName,
   size: z.number().int().min(1).max(MAX_FACET_SIZE).optional(),
 });
-/** The body of the facet query. */
-export type FacetQueryBody = z.input<typeof FacetQueryBody>;
+/** The body of `POST /v2/event-center/facets`: the values of one `field`. */
+export interface FacetQueryBody {
+  /** Which events. */
+  query?: TimeWindow | undefined;
+  /** Only values containing this text (at most 256 characters). */
+  fieldSearchText?: string | undefined;
+  /** The field. */
+  field: EventField;
+  /** How many values, 1 to 100. Default 10. */
+  size?: number | undefined;
+}
 
 /** The answer of the facet query: an array of facet results. */
 export const FacetQueryResponse = z.array(FacetResult);
-/** The answer of the facet query. */
-export type FacetQueryResponse = z.infer<typeof FacetQueryResponse>;
+/** The answer of the facet query: an array of facet results. */
+export type FacetQueryResponse = FacetResult[];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   GUARDRAIL_TYPES,
+  type GuardrailSeverity,
   type GuardrailType,
   POLICY_SEVERITIES,
   type PolicySeverity,
@@ -17,6 +18,7 @@ import {
   modeObject,
   ObjectId,
   PathId,
+  type SortSpec,
   type Strictness,
   sortSchema,
   Timestamp,
@@ -84,25 +86,57 @@ export interface GuardrailScope {
 
 /** A guardrail rule's criteria (spec §2.4): the member named by the rule's `type`. */
 export const GuardrailCriteria = guardrailParts('loose').criteria;
-/** A guardrail rule's criteria: the member named by the rule's `type`. */
+/** Cost criteria: the monthly cost increase allowed, as an amount and/or a percentage (at least one). */
+export interface CostCriteria {
+  /** The increase allowed, in dollars. */
+  thresholdAmount?: number | undefined;
+  /** The increase allowed, in percent. */
+  thresholdPercentage?: number | undefined;
+}
+
+/** Policy criteria: findings at or above `severity`, among the included and not excluded policies. */
+export interface PolicyCriteria {
+  /** The lowest finding severity that breaks the rule. */
+  severity: PolicySeverity;
+  /** The policies checked (`*` wildcard). */
+  policies: IncludeExclude;
+}
+
+/** Resource criteria: changes with these actions, in these regions, of these asset types. */
+export interface ResourceCriteria {
+  /** The actions that break the rule; all when absent. */
+  actions?: ResourceAction[] | undefined;
+  /** Regions (`*` wildcard). */
+  regions: IncludeExclude;
+  /** Asset types, like `aws_s3_bucket` (`*` wildcard). */
+  assetTypes: IncludeExclude;
+  /** Specific resource addresses. */
+  specificResources?: string[] | undefined;
+}
+
+/**
+ * Tag criteria: which tags (or tag values) created and updated resources must carry:
+ * `requiredTags` for the modes `requiredTags` and `anyTags`, `requiredValues` for `requiredValues`.
+ */
+export interface TagCriteria {
+  /** How the tags are enforced. */
+  tagEnforcementMode: TagEnforcementMode;
+  /** Tag names. */
+  requiredTags?: string[] | undefined;
+  /** Allowed values of each tag. */
+  requiredValues?: Record<string, string[]> | undefined;
+}
+
+/** A guardrail rule's criteria, as a rule carries them: the member named by the rule's `type`. */
 export interface GuardrailCriteria {
-  /** Cost criteria: the monthly cost increase allowed, as an amount and/or a percentage. */
-  cost?: { thresholdAmount?: number; thresholdPercentage?: number };
-  /** Policy criteria: findings at or above `severity`, among the included and not excluded policies. */
-  policy?: { severity: PolicySeverity; policies: IncludeExclude };
-  /** Resource criteria: changes with these actions, in these regions, of these asset types. */
-  resource?: {
-    actions?: ResourceAction[];
-    regions: IncludeExclude;
-    assetTypes: IncludeExclude;
-    specificResources?: string[];
-  };
-  /** Tag criteria: which tags (or tag values) created and updated resources must carry. */
-  tag?: {
-    tagEnforcementMode: TagEnforcementMode;
-    requiredTags?: string[];
-    requiredValues?: Record<string, string[]>;
-  };
+  /** Cost criteria (rules of type `cost`). */
+  cost?: CostCriteria | undefined;
+  /** Policy criteria (rules of type `policy`). */
+  policy?: PolicyCriteria | undefined;
+  /** Resource criteria (rules of type `resource`). */
+  resource?: ResourceCriteria | undefined;
+  /** Tag criteria (rules of type `tag`). */
+  tag?: TagCriteria | undefined;
 }
 
 /** A guardrail rule, the item of guardrail search (spec §2.4). */
@@ -120,14 +154,43 @@ export const GuardrailRule = z.looseObject({
   notificationId: ObjectId.nullish(),
   severity: loose.severity,
 });
-/** A guardrail rule. */
-export type GuardrailRule = z.infer<typeof GuardrailRule>;
+/**
+ * A guardrail rule, the item of guardrail search. Enumerated members are typed with their
+ * documented values (answers are read tolerantly: other values can arrive at run time, see
+ * `docs/validation.md`).
+ */
+export interface GuardrailRule {
+  /** The rule's 24-hex id. */
+  id: string;
+  /** The owning account's id. */
+  accountId: string;
+  /** The id of the user who created the rule. */
+  createdBy: string;
+  /** The rule's name. */
+  name: string;
+  /** The rule's kind; `criteria` holds the member of that name. */
+  type: GuardrailType;
+  /** What the rule applies to. */
+  scope: GuardrailScope;
+  /** What breaks the rule. */
+  criteria: GuardrailCriteria;
+  /** Whether the rule is checked. */
+  isEnabled: boolean;
+  /** When the rule was created. */
+  createdAt: string;
+  /** When the rule last changed. */
+  updatedAt: string;
+  /** The id of the rule's notification configuration. */
+  notificationId?: string | null | undefined;
+  /** 1 flexible, 2 strict, 3 warning. */
+  severity: GuardrailSeverity;
+}
+
+/** A member of a guardrail rule: what guardrail search's `projection` may name. */
+export type GuardrailField = keyof GuardrailRule;
 
 /** Names of the top-level members of a guardrail rule (what `projection` may name). */
-export const GUARDRAIL_FIELDS = Object.keys(GuardrailRule.shape) as [
-  keyof typeof GuardrailRule.shape,
-  ...Array<keyof typeof GuardrailRule.shape>,
-];
+export const GUARDRAIL_FIELDS = Object.keys(GuardrailRule.shape) as [GuardrailField, ...GuardrailField[]];
 
 /** Sortable fields of guardrail search (spec §4.2). */
 export const GUARDRAIL_SORT_FIELDS = ['createdAt', 'accountId', 'createdBy', 'name', 'severity'] as const;
@@ -151,8 +214,30 @@ export const GuardrailFilters = z.strictObject({
   ...guardrailFilterShape,
   $or: z.strictObject(guardrailFilterShape).optional(),
 });
-/** Filters of guardrail search. */
-export type GuardrailFilters = z.input<typeof GuardrailFilters>;
+/** The members of guardrail search's filters (and of their `$or`). Each list is any-of. */
+export interface GuardrailFilterMembers {
+  /** Ids of the users who created the rules. */
+  createdBy?: string[] | undefined;
+  /** Rule kinds. */
+  type?: GuardrailType[] | undefined;
+  /** Labels the rule's scope includes. */
+  labels?: string[] | undefined;
+  /** Repositories the rule's scope includes. */
+  repositories?: string[] | undefined;
+  /** Workspaces the rule's scope includes. */
+  workspaces?: string[] | undefined;
+  /** Branches the rule's scope includes. */
+  branches?: string[] | undefined;
+}
+
+/**
+ * Filters of guardrail search. `labels`, `repositories`, `workspaces` and `branches` match rules
+ * whose scope includes one of the values; values are any-of, members AND, `$or` any member.
+ */
+export interface GuardrailFilters extends GuardrailFilterMembers {
+  /** Members of which at least one must match. */
+  $or?: GuardrailFilterMembers | undefined;
+}
 
 /** The body of `POST /v2/guardrails/search`. Every member is optional. */
 export const GuardrailSearchBody = z.strictObject({
@@ -161,13 +246,22 @@ export const GuardrailSearchBody = z.strictObject({
   filters: GuardrailFilters.optional(),
   sort: sortSchema(GUARDRAIL_SORT_FIELDS).optional(),
 });
-/** The body of guardrail search. */
-export type GuardrailSearchBody = z.input<typeof GuardrailSearchBody>;
+/** The body of `POST /v2/guardrails/search`. Every member is optional. */
+export interface GuardrailSearchBody {
+  /** Only these members of each rule (plus `id`). */
+  projection?: GuardrailField[] | undefined;
+  /** Free text to search for (at most 256 characters). */
+  searchValue?: string | undefined;
+  /** Filters. */
+  filters?: GuardrailFilters | undefined;
+  /** Sort keys. */
+  sort?: SortSpec<GuardrailSortField> | undefined;
+}
 
 /** The answer of guardrail search: a bare array of rules, no total. */
 export const GuardrailSearchResponse = z.array(GuardrailRule);
-/** The answer of guardrail search. */
-export type GuardrailSearchResponse = z.infer<typeof GuardrailSearchResponse>;
+/** The answer of guardrail search: one page of rules. */
+export type GuardrailSearchResponse = GuardrailRule[];
 
 const ruleBodyShape = {
   accountId: ObjectId.optional().meta({ description: "Must be the caller's account when given." }),
@@ -245,8 +339,92 @@ export const GuardrailCreateBody = z.strictObject(ruleBodyShape).superRefine((bo
   for (const [path, message] of criteriaProblems(body.type, body.criteria))
     ctx.addIssue({ code: 'custom', path, message });
 });
-/** The body of guardrail create. */
-export type GuardrailCreateBody = z.input<typeof GuardrailCreateBody>;
+/** The members every guardrail create body has, whatever its `type`. */
+export interface GuardrailCreateFields {
+  /** Must be the caller's account when given. */
+  accountId?: string | undefined;
+  /** The id of the user who creates the rule. */
+  createdBy: string;
+  /** The rule's name: 1 to 256 characters, not blank. */
+  name: string;
+  /** What the rule applies to: all four lists are required. */
+  scope: GuardrailScope;
+  /** Whether the rule is checked. Default true. */
+  isEnabled?: boolean | undefined;
+  /** Accepted and ignored: the server sets it. */
+  createdAt?: string | undefined;
+  /** Accepted and ignored: the server sets it. */
+  updatedAt?: string | undefined;
+  /** An existing notification configuration to attach; a new one is made otherwise. */
+  notificationId?: string | undefined;
+  /** 1 flexible, 2 strict, 3 warning. */
+  severity: GuardrailSeverity;
+}
+
+/** A cost rule's kind and criteria. */
+export interface CostGuardrailKind {
+  /** The rule's kind. */
+  type: 'cost';
+  /** Cost criteria only. */
+  criteria: { cost: CostCriteria };
+}
+
+/** A policy rule's kind and criteria. */
+export interface PolicyGuardrailKind {
+  /** The rule's kind. */
+  type: 'policy';
+  /** Policy criteria only. */
+  criteria: { policy: PolicyCriteria };
+}
+
+/** A resource rule's kind and criteria. */
+export interface ResourceGuardrailKind {
+  /** The rule's kind. */
+  type: 'resource';
+  /** Resource criteria only. */
+  criteria: { resource: ResourceCriteria };
+}
+
+/** A tag rule's kind and criteria. */
+export interface TagGuardrailKind {
+  /** The rule's kind. */
+  type: 'tag';
+  /** Tag criteria only. */
+  criteria: { tag: TagCriteria };
+}
+
+/**
+ * A rule's `type` with the `criteria` that fit it: `criteria` holds exactly the member named by
+ * `type`. Combine it with other members to declare rules of any kind, like
+ * `Pick<GuardrailCreateFields, 'name' | 'severity' | 'scope'> & GuardrailKind`.
+ */
+export type GuardrailKind =
+  | CostGuardrailKind
+  | PolicyGuardrailKind
+  | ResourceGuardrailKind
+  | TagGuardrailKind;
+
+/** The body of guardrail create for a cost rule. */
+export interface CostGuardrailCreateBody extends GuardrailCreateFields, CostGuardrailKind {}
+
+/** The body of guardrail create for a policy rule. */
+export interface PolicyGuardrailCreateBody extends GuardrailCreateFields, PolicyGuardrailKind {}
+
+/** The body of guardrail create for a resource rule. */
+export interface ResourceGuardrailCreateBody extends GuardrailCreateFields, ResourceGuardrailKind {}
+
+/** The body of guardrail create for a tag rule. */
+export interface TagGuardrailCreateBody extends GuardrailCreateFields, TagGuardrailKind {}
+
+/**
+ * The body of `POST /v2/guardrails`, one shape per rule kind: `criteria` holds exactly the member
+ * named by `type` (`{ type: 'cost', criteria: { cost: {...} } }`).
+ */
+export type GuardrailCreateBody =
+  | CostGuardrailCreateBody
+  | PolicyGuardrailCreateBody
+  | ResourceGuardrailCreateBody
+  | TagGuardrailCreateBody;
 
 /**
  * The answer of `POST /v2/guardrails`. The spec gives `{ ruleId, notificationId }`; the live
@@ -257,8 +435,8 @@ export const GuardrailCreateResponse = z.union([
   z.looseObject({ ruleId: ObjectId, notificationId: ObjectId.nullish() }),
   ObjectId,
 ]);
-/** The answer of guardrail create, in either form. */
-export type GuardrailCreateResponse = z.infer<typeof GuardrailCreateResponse>;
+/** The answer of guardrail create, in either form: `{ ruleId, notificationId }` or the bare rule id. */
+export type GuardrailCreateResponse = GuardrailCreated | string;
 
 /** The answer of guardrail create, read as an object. */
 export interface GuardrailCreated {
@@ -297,13 +475,87 @@ export const GuardrailUpdateBody = z
         ctx.addIssue({ code: 'custom', path, message });
     }
   });
-/** The body of guardrail update. */
-export type GuardrailUpdateBody = z.input<typeof GuardrailUpdateBody>;
+/** The members of a guardrail update body other than `type` and `criteria`, each optional. */
+export interface GuardrailUpdateFields {
+  /** Must be the rule's account when given. */
+  accountId?: string | undefined;
+  /** The id of the user who created the rule. */
+  createdBy?: string | undefined;
+  /** The rule's name: 1 to 256 characters, not blank. */
+  name?: string | undefined;
+  /** What the rule applies to (replaced whole). */
+  scope?: GuardrailScope | undefined;
+  /** Whether the rule is checked. */
+  isEnabled?: boolean | undefined;
+  /** Accepted and ignored: the server sets it. */
+  createdAt?: string | undefined;
+  /** Accepted and ignored: the server sets it. */
+  updatedAt?: string | undefined;
+  /** The notification configuration to attach. */
+  notificationId?: string | undefined;
+  /** 1 flexible, 2 strict, 3 warning. */
+  severity?: GuardrailSeverity | undefined;
+}
+
+/** A guardrail update that keeps the rule's kind: new criteria, if any, must fit the stored `type`. */
+export interface GuardrailUpdateKeepingType extends GuardrailUpdateFields {
+  /** Not given: the rule keeps its kind. */
+  type?: never;
+  /** New criteria (replaced whole), with the member named by the rule's stored `type`. */
+  criteria?: GuardrailKind['criteria'] | undefined;
+}
+
+/** A guardrail update that makes the rule a cost rule. */
+export interface CostGuardrailUpdateBody extends GuardrailUpdateFields {
+  /** The rule's new kind. */
+  type: 'cost';
+  /** Cost criteria only (needed unless the rule already has them). */
+  criteria?: { cost: CostCriteria } | undefined;
+}
+
+/** A guardrail update that makes the rule a policy rule. */
+export interface PolicyGuardrailUpdateBody extends GuardrailUpdateFields {
+  /** The rule's new kind. */
+  type: 'policy';
+  /** Policy criteria only (needed unless the rule already has them). */
+  criteria?: { policy: PolicyCriteria } | undefined;
+}
+
+/** A guardrail update that makes the rule a resource rule. */
+export interface ResourceGuardrailUpdateBody extends GuardrailUpdateFields {
+  /** The rule's new kind. */
+  type: 'resource';
+  /** Resource criteria only (needed unless the rule already has them). */
+  criteria?: { resource: ResourceCriteria } | undefined;
+}
+
+/** A guardrail update that makes the rule a tag rule. */
+export interface TagGuardrailUpdateBody extends GuardrailUpdateFields {
+  /** The rule's new kind. */
+  type: 'tag';
+  /** Tag criteria only (needed unless the rule already has them). */
+  criteria?: { tag: TagCriteria } | undefined;
+}
+
+/**
+ * The body of `PATCH /v2/guardrails/{ruleId}`: the members given replace the stored ones (`scope`
+ * and `criteria` whole); at least one member. When `type` is given, `criteria` (if given) holds the
+ * member of that name; the server checks that the merged rule fits.
+ */
+export type GuardrailUpdateBody =
+  | GuardrailUpdateKeepingType
+  | CostGuardrailUpdateBody
+  | PolicyGuardrailUpdateBody
+  | ResourceGuardrailUpdateBody
+  | TagGuardrailUpdateBody;
 
 /** Path parameters of the guardrail endpoints. */
 export const GuardrailPathParams = z.strictObject({ ruleId: PathId });
 /** Path parameters of the guardrail endpoints. */
-export type GuardrailPathParams = z.infer<typeof GuardrailPathParams>;
+export interface GuardrailPathParams {
+  /** The rule's id: 24-hex, or a lower-case UUID. */
+  ruleId: string;
+}
 
 /** The answer of `PATCH /v2/guardrails/{ruleId}`. */
 export const GuardrailUpdateResponse = z.looseObject({
@@ -313,12 +565,26 @@ export const GuardrailUpdateResponse = z.looseObject({
   updatedAt: Timestamp,
 });
 /** The answer of guardrail update. */
-export type GuardrailUpdateResponse = z.infer<typeof GuardrailUpdateResponse>;
+export interface GuardrailUpdateResponse {
+  /** The rule's id. */
+  id: string;
+  /** The rule's name. */
+  name: string;
+  /** Whether the rule is checked (the rule's `isEnabled`). */
+  enabled: boolean;
+  /** When the rule changed. */
+  updatedAt: string;
+}
 
 /** The answer of `DELETE /v2/guardrails/{ruleId}`: `{ status, message }`. */
 export const GuardrailDeleteResponse = z.looseObject({
   status: z.number().int(),
   message: z.string(),
 });
-/** The answer of guardrail delete. */
-export type GuardrailDeleteResponse = z.infer<typeof GuardrailDeleteResponse>;
+/** The answer of guardrail delete: `{ status, message }`. */
+export interface GuardrailDeleteResponse {
+  /** The HTTP status, repeated. */
+  status: number;
+  /** A human-readable confirmation. */
+  message: string;
+}

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { IAC_TYPES, STACK_PROVIDER_TYPES, STACK_STATUSES, VCS_TYPES } from './enums.js';
+import {
+  IAC_TYPES,
+  type IacType,
+  STACK_PROVIDER_TYPES,
+  STACK_STATUSES,
+  type StackProviderType,
+  type StackStatus,
+  VCS_TYPES,
+  type VcsType,
+} from './enums.js';
 import { AggregationBucket, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, openEnum, Timestamp } from './primitives.js';
 
 /** A non-negative integer paging member of an IaC explorer body. */
@@ -19,6 +28,22 @@ const paging = {
   pageNumber: pageNumber.optional(),
   tablePageSize: pageSize.optional(),
 };
+
+/**
+ * Paging members of the IaC explorer bodies: `page` is zero-based (default 0), `pageSize` 1 to 500
+ * (default 25); `pageNumber` and `tablePageSize` are the console's names for them (equal when both
+ * of a pair are given).
+ */
+export interface ExplorerPaging {
+  /** Zero-based page. Default 0. */
+  page?: number | undefined;
+  /** Items per page, 1 to 500. Default 25. */
+  pageSize?: number | undefined;
+  /** Alias of `page`. */
+  pageNumber?: number | undefined;
+  /** Alias of `pageSize`. */
+  tablePageSize?: number | undefined;
+}
 
 /**
  * Reads the page and page size an IaC explorer body asks for, aliases included (`pageNumber` for
@@ -68,8 +93,33 @@ export const ScreenFilters = z.looseObject({
   hasIntegratedProviders: z.boolean().optional(),
   hasNotIntegratedProviders: z.boolean().optional(),
 });
-/** The shared `screenFilters` object. */
-export type ScreenFilters = z.input<typeof ScreenFilters>;
+/** The shared `screenFilters` object of the IaC explorer queries. Additional members are accepted. */
+export interface ScreenFilters {
+  /** IaC tools (`terraform`...). */
+  stateType?: string[] | undefined;
+  /** Provider integration ids. */
+  providerIntegrationId?: string[] | undefined;
+  /** Provider kinds (`aws`...). */
+  providerType?: string[] | undefined;
+  /** Provider account ids. */
+  providerAccountId?: string[] | undefined;
+  /** Asset types in the stacks. */
+  stackAssetTypes?: string[] | undefined;
+  /** Stack statuses. */
+  status?: string[] | undefined;
+  /** IaC states. */
+  iacState?: string[] | undefined;
+  /** Repositories. */
+  vcsRepo?: string[] | undefined;
+  /** Backend locations. */
+  backendLocation?: string[] | undefined;
+  /** Only stacks with integrated providers. */
+  hasIntegratedProviders?: boolean | undefined;
+  /** Only stacks with providers that are not integrated. */
+  hasNotIntegratedProviders?: boolean | undefined;
+  /** Other members the console sends; accepted. */
+  [member: string]: unknown;
+}
 
 /** Sortable fields of the stack query. */
 export const STACK_SORT_FIELDS = [
@@ -98,8 +148,27 @@ export const StackQueryBody = z
     sorting: z.looseObject({ field: z.enum(STACK_SORT_FIELDS), order: TextSortOrder }).optional(),
   })
   .superRefine(checkPagingAliases);
-/** The body of the stack query. */
-export type StackQueryBody = z.input<typeof StackQueryBody>;
+/** The `sorting` member of the stack query. */
+export interface StackSorting {
+  /** The field to sort by. */
+  field: StackSortField;
+  /** The direction. */
+  order: TextSortOrder;
+  /** Other members; accepted. */
+  [member: string]: unknown;
+}
+
+/** The body of `POST /api/iacStacks`. Additional members are accepted. */
+export interface StackQueryBody extends ExplorerPaging {
+  /** Filters. */
+  screenFilters?: ScreenFilters | undefined;
+  /** Free text to search for (at most 256 characters). */
+  freeTextSearch?: string | undefined;
+  /** Sort order. */
+  sorting?: StackSorting | undefined;
+  /** Other members the console sends; accepted. */
+  [member: string]: unknown;
+}
 
 /** A provider of an IaC stack. */
 export const StackProvider = z.looseObject({
@@ -109,7 +178,16 @@ export const StackProvider = z.looseObject({
   isIntegrated: z.boolean(),
 });
 /** A provider of an IaC stack. */
-export type StackProvider = z.infer<typeof StackProvider>;
+export interface StackProvider {
+  /** The provider kind. */
+  providerType: StackProviderType;
+  /** The provider account's id. */
+  providerAccountId: string;
+  /** The provider integration's id. */
+  providerIntegrationId: string;
+  /** Whether the provider is integrated. */
+  isIntegrated: boolean;
+}
 
 /** An IaC stack, the hit of the stack query (spec §2.5). */
 export const IacStack = z.looseObject({
@@ -124,16 +202,56 @@ export const IacStack = z.looseObject({
   stackProviders: z.array(StackProvider),
   metadata: z.looseObject({ vcsRepo: z.string(), vcsPath: z.string(), branch: z.string() }),
 });
-/** An IaC stack. */
-export type IacStack = z.infer<typeof IacStack>;
+/** Where an IaC stack's code lives. */
+export interface IacStackMetadata {
+  /** The repository. */
+  vcsRepo: string;
+  /** The path in the repository. */
+  vcsPath: string;
+  /** The branch. */
+  branch: string;
+}
+
+/**
+ * An IaC stack, the hit of the stack query. Enumerated members are typed with their documented
+ * values (answers are read tolerantly: other values can arrive at run time, see
+ * `docs/validation.md`).
+ */
+export interface IacStack {
+  /** The stack's id. */
+  id: string;
+  /** The stack's name. */
+  name: string;
+  /** The IaC tool. */
+  stateType: IacType;
+  /** The stack's status. */
+  status: StackStatus;
+  /** The IaC tool's version. */
+  version: string;
+  /** Where the state lives. */
+  backend: string;
+  /** When the stack was last applied. */
+  lastApplied?: string | null | undefined;
+  /** How many assets the stack manages. */
+  assetCount: number;
+  /** The stack's providers. */
+  stackProviders: StackProvider[];
+  /** Where the stack's code lives. */
+  metadata: IacStackMetadata;
+}
 
 /** The answer of the stack query: the page's hits and the number of matching stacks. */
 export const StackQueryResponse = z.looseObject({
   hits: z.array(IacStack),
   total: z.number().int().min(0),
 });
-/** The answer of the stack query. */
-export type StackQueryResponse = z.infer<typeof StackQueryResponse>;
+/** The answer of the stack query: the page's hits and the number of matching stacks. */
+export interface StackQueryResponse {
+  /** The page's stacks. */
+  hits: IacStack[];
+  /** How many stacks match, across pages. */
+  total: number;
+}
 
 /** The body of `POST /api/iacStacks/backends`. Additional members are accepted. */
 export const BackendQueryBody = z
@@ -143,8 +261,15 @@ export const BackendQueryBody = z
     freeTextSearch: z.string().max(256).optional(),
   })
   .superRefine(checkPagingAliases);
-/** The body of the backend query. */
-export type BackendQueryBody = z.input<typeof BackendQueryBody>;
+/** The body of `POST /api/iacStacks/backends`. Additional members are accepted. */
+export interface BackendQueryBody extends ExplorerPaging {
+  /** Filters. */
+  screenFilters?: ScreenFilters | undefined;
+  /** Free text to search for (at most 256 characters). */
+  freeTextSearch?: string | undefined;
+  /** Other members the console sends; accepted. */
+  [member: string]: unknown;
+}
 
 /** A backend, the hit of the backend query (spec §2.6). */
 export const Backend = z.looseObject({
@@ -155,8 +280,21 @@ export const Backend = z.looseObject({
   isDeleted: z.boolean(),
   remoteIntegrationId: z.string(),
 });
-/** A backend. */
-export type Backend = z.infer<typeof Backend>;
+/** A backend, the hit of the backend query. */
+export interface Backend {
+  /** The backend's id. */
+  id: string;
+  /** The backend kind (`s3`...). */
+  type: string;
+  /** Where it is (bucket, container...). */
+  mainLocation: string;
+  /** When it was last scanned. */
+  lastScan?: string | null | undefined;
+  /** Whether it was deleted. */
+  isDeleted: boolean;
+  /** The integration that reads it. */
+  remoteIntegrationId: string;
+}
 
 /** The answer of the backend query: hits, `aggs` buckets by backend type over all matches, and `total`. */
 export const BackendQueryResponse = z.looseObject({
@@ -164,16 +302,30 @@ export const BackendQueryResponse = z.looseObject({
   aggs: z.array(AggregationBucket),
   total: z.number().int().min(0),
 });
-/** The answer of the backend query. */
-export type BackendQueryResponse = z.infer<typeof BackendQueryResponse>;
+/** The answer of the backend query: hits, buckets by backend type over all matches, and `total`. */
+export interface BackendQueryResponse {
+  /** The page's backends. */
+  hits: Backend[];
+  /** How many matching backends there are of each type. */
+  aggs: AggregationBucket[];
+  /** How many backends match, across pages. */
+  total: number;
+}
 
 /** The body of `POST /api/iacStacks/repositories`. Additional members are accepted. */
 export const RepositoryQueryBody = z.looseObject({
   screenFilters: ScreenFilters.optional(),
   freeTextSearch: z.string().max(256).optional(),
 });
-/** The body of the repository query. */
-export type RepositoryQueryBody = z.input<typeof RepositoryQueryBody>;
+/** The body of `POST /api/iacStacks/repositories`. Additional members are accepted. */
+export interface RepositoryQueryBody {
+  /** Filters. */
+  screenFilters?: ScreenFilters | undefined;
+  /** Free text to search for (at most 256 characters). */
+  freeTextSearch?: string | undefined;
+  /** Other members the console sends; accepted. */
+  [member: string]: unknown;
+}
 
 /** A repository that holds IaC code (spec §2.7). */
 export const Repository = z.looseObject({
@@ -186,13 +338,32 @@ export const Repository = z.looseObject({
     resourcesCount: z.number().int().min(0),
   }),
 });
+/** What a repository holds, in a repository query's answer. */
+export interface RepositoryTopHit {
+  /** The version-control system's id of the repository. */
+  vcsId: string;
+  /** The version-control system. */
+  vcsType: VcsType;
+  /** How many modules the repository holds. */
+  modulesCount: number;
+  /** How many resources the repository's code declares. */
+  resourcesCount: number;
+}
+
 /** A repository that holds IaC code. */
-export type Repository = z.infer<typeof Repository>;
+export interface Repository {
+  /** `<org>/<repo>`. */
+  repoFullName: string;
+  /** When the repository was last updated, as an epoch number. */
+  maxTimestamp: number;
+  /** What it holds. */
+  topHit: RepositoryTopHit;
+}
 
 /** The answer of the repository query: a bare array. */
 export const RepositoryQueryResponse = z.array(Repository);
-/** The answer of the repository query. */
-export type RepositoryQueryResponse = z.infer<typeof RepositoryQueryResponse>;
+/** The answer of the repository query: every matching repository. */
+export type RepositoryQueryResponse = Repository[];
 
 /** Sortable fields of the module query. */
 export const MODULE_SORT_FIELDS = [
@@ -217,8 +388,17 @@ export const ModuleScreenFilters = z.looseObject({
   moduleOriginType: strings.optional(),
   misconfigurations: strings.optional(),
 });
-/** The `screenFilters` of the module query. */
-export type ModuleScreenFilters = z.input<typeof ModuleScreenFilters>;
+/** The `screenFilters` of the module query. Additional members are accepted. */
+export interface ModuleScreenFilters {
+  /** Repositories, `<org>/<repo>`. */
+  repoFullName?: string[] | undefined;
+  /** Module origin kinds. */
+  moduleOriginType?: string[] | undefined;
+  /** Misconfiguration kinds. */
+  misconfigurations?: string[] | undefined;
+  /** Other members the console sends; accepted. */
+  [member: string]: unknown;
+}
 
 /**
  * The body of `POST /api/iacStacks/modules`. `size` is an alias of `pageSize`. `sort` (items
@@ -251,8 +431,44 @@ export const ModuleQueryBody = z
       });
     }
   });
-/** The body of the module query. */
-export type ModuleQueryBody = z.input<typeof ModuleQueryBody>;
+/** A sort key of the module query, spelled for `sort`. */
+export interface ModuleSortKey {
+  /** The field to sort by. */
+  field: ModuleSortField;
+  /** The direction. */
+  order: TextSortOrder;
+  /** Other members; accepted. */
+  [member: string]: unknown;
+}
+
+/** A sort key of the module query, spelled for `sortArr`. */
+export interface ModuleSortArrKey {
+  /** The field to sort by. */
+  field: ModuleSortField;
+  /** The direction. */
+  sort: TextSortOrder;
+  /** Other members; accepted. */
+  [member: string]: unknown;
+}
+
+/**
+ * The body of `POST /api/iacStacks/modules`. `size` is an alias of `pageSize`; `sort` and `sortArr`
+ * are two spellings of the same thing (give one). Additional members are accepted.
+ */
+export interface ModuleQueryBody extends ExplorerPaging {
+  /** Filters. */
+  screenFilters?: ModuleScreenFilters | undefined;
+  /** Free text to search for (at most 256 characters). */
+  freeTextSearch?: string | undefined;
+  /** Alias of `pageSize`. */
+  size?: number | undefined;
+  /** Sort keys. */
+  sort?: ModuleSortKey[] | undefined;
+  /** Sort keys, in the other spelling. */
+  sortArr?: ModuleSortArrKey[] | undefined;
+  /** Other members the console sends; accepted. */
+  [member: string]: unknown;
+}
 
 /** A module (spec §2.8). */
 export const Module = z.looseObject({
@@ -269,31 +485,71 @@ export const Module = z.looseObject({
   moduleOrigin: z.string(),
   moduleOriginType: z.string(),
 });
-/** A module. */
-export type Module = z.infer<typeof Module>;
+/** An IaC module. Enumerated members are typed with their documented values. */
+export interface Module {
+  /** The module's id. */
+  id: string;
+  /** The module's folder in its repository. */
+  moduleFolderPath: string;
+  /** `<org>/<repo>`. */
+  repoFullName: string;
+  /** The module's path as the version-control system shows it. */
+  moduleVcsPath: string;
+  /** The version-control system. */
+  vcsType: VcsType;
+  /** When the module last changed. */
+  updateAt: string;
+  /** Who changed it last. */
+  lastContributor: string;
+  /** Who created it. */
+  firstContributor: string;
+  /** How many places use it. */
+  usageCount: number;
+  /** The module's version. */
+  version: string;
+  /** Where it comes from. */
+  moduleOrigin: string;
+  /** The kind of origin. */
+  moduleOriginType: string;
+}
 
 /** The answer of the module query. */
 export const ModuleQueryResponse = z.looseObject({
   modules: z.array(Module),
   total: z.number().int().min(0),
 });
-/** The answer of the module query. */
-export type ModuleQueryResponse = z.infer<typeof ModuleQueryResponse>;
+/** The answer of the module query: the page's modules and how many match. */
+export interface ModuleQueryResponse {
+  /** The page's modules. */
+  modules: Module[];
+  /** How many modules match, across pages. */
+  total: number;
+}
 
 /** The body of `POST /api/iacStacks/providers`. Additional members are accepted. */
 export const ProviderQueryBody = z.looseObject({
   screenFilters: ScreenFilters.optional(),
 });
-/** The body of the provider query. */
-export type ProviderQueryBody = z.input<typeof ProviderQueryBody>;
+/** The body of `POST /api/iacStacks/providers`. Additional members are accepted. */
+export interface ProviderQueryBody {
+  /** Filters. */
+  screenFilters?: ScreenFilters | undefined;
+  /** Other members the console sends; accepted. */
+  [member: string]: unknown;
+}
 
 /** A leaf of the provider aggregation: how many stacks, and whether the provider is integrated. */
 export const ProviderCount = z.looseObject({
   count: z.number().int().min(0),
   isIntegrated: z.boolean(),
 });
-/** A leaf of the provider aggregation. */
-export type ProviderCount = z.infer<typeof ProviderCount>;
+/** A leaf of the provider aggregation: how many stacks, and whether the provider is integrated. */
+export interface ProviderCount {
+  /** How many stacks use the provider account. */
+  count: number;
+  /** Whether the provider account is integrated. */
+  isIntegrated: boolean;
+}
 
 /**
  * The provider aggregation (spec §2.9): `types[providerType][providerAccountId]` counts, and
@@ -303,5 +559,16 @@ export const ProviderAggregation = z.looseObject({
   types: z.record(z.string(), z.record(z.string(), ProviderCount)),
   urls: z.looseObject({ buckets: z.array(AggregationBucket) }),
 });
-/** The provider aggregation. */
-export type ProviderAggregation = z.infer<typeof ProviderAggregation>;
+/**
+ * The provider aggregation: `types[providerType][providerAccountId]` counts, and `urls.buckets` of
+ * provider source addresses.
+ */
+export interface ProviderAggregation {
+  /** Counts by provider kind, then by provider account id. */
+  types: Record<string, Record<string, ProviderCount>>;
+  /** Provider source addresses. */
+  urls: {
+    /** One bucket per address, with how many stacks use it. */
+    buckets: AggregationBucket[];
+  };
+}

@@ -313,5 +313,16 @@ export const AggregationBucket = z.looseObject({
   key: z.string(),
   doc_count: z.number().int().min(0),
 });
-/** An aggregation bucket. */
-export type AggregationBucket = z.infer<typeof AggregationBucket>;
+/** An aggregation bucket: a value and how many records hold it. */
+export interface AggregationBucket {
+  /** The value. */
+  key: string;
+  /** How many records hold it. */
+  doc_count: number;
+}
+
+/** `{ description }`, the wrapper the spec uses for several enumerated members. */
+export interface Described<T extends string> {
+  /** The value. */
+  description: T;
+}

@@ -1,15 +1,32 @@
 import { z } from 'zod';
 import {
   CHANGED_FILE_TYPES,
+  type ChangedFileType,
   CI_TOOLS,
+  type CiTool,
   IAC_TYPES,
+  type IacType,
   RUN_STATUSES,
+  type RunStatus,
   TASK_RESULT_STATUSES,
   TASK_STATUSES,
   TASK_TYPES,
+  type TaskResultStatus,
+  type TaskStatus,
+  type TaskType,
   VCS_TYPES,
+  type VcsType,
 } from './enums.js';
-import { filterValues, ObjectId, openEnum, PathId, sortSchema, Timestamp } from './primitives.js';
+import {
+  type Described,
+  filterValues,
+  ObjectId,
+  openEnum,
+  PathId,
+  type SortSpec,
+  sortSchema,
+  Timestamp,
+} from './primitives.js';
 
 /** A label: 1 to 128 characters. */
 const Label = z.string().min(1).max(128);
@@ -26,8 +43,17 @@ export const WorkspaceBackendSummary = z.looseObject({
   iacStackId: z.string(),
   managedResourceCount: z.number().int().min(0),
 });
-/** A workspace's backend summary. */
-export type WorkspaceBackendSummary = z.infer<typeof WorkspaceBackendSummary>;
+/** A workspace's backend summary: where its state lives and how many resources it manages. */
+export interface WorkspaceBackendSummary {
+  /** The backend kind (`s3`, `gcs`, `azurerm`, `remote`...). */
+  backendType: string;
+  /** The backend's configuration, as in the IaC code (bucket, key, region...). */
+  backendConfig: Record<string, unknown>;
+  /** The IaC stack the backend holds. */
+  iacStackId: string;
+  /** How many resources the state manages. */
+  managedResourceCount: number;
+}
 
 /**
  * A workspace summary, the item of workspace search (spec §2.1). `id` and `workspaceId` hold the
@@ -57,14 +83,62 @@ export const WorkspaceSummary = z.looseObject({
   isWorkflowManaged: z.boolean(),
   guardrails: z.array(z.string()),
 });
-/** A workspace summary. */
-export type WorkspaceSummary = z.infer<typeof WorkspaceSummary>;
+/**
+ * A workspace summary, the item of workspace search. `id` and `workspaceId` hold the same 24-hex
+ * id. Members that exist only once something has happened may be absent or null. Enumerated members
+ * are typed with their documented values (answers are read tolerantly: other values can arrive at
+ * run time, see `docs/validation.md`).
+ */
+export interface WorkspaceSummary {
+  /** The workspace's 24-hex id (usable in paths). */
+  id: string;
+  /** The owning account's id. */
+  accountId: string;
+  /** When the workspace was created. */
+  createdAt: string;
+  /** When the workspace last changed. */
+  updatedAt: string;
+  /** The same id as `id`. */
+  workspaceId: string;
+  /** The workspace's name. */
+  workspaceName: string;
+  /** The repository, `<org>/<repo>`. */
+  repo: string;
+  /** The repository's URL. */
+  repoUrl: string;
+  /** The version-control system. */
+  vcsType: VcsType;
+  /** The CI tool that runs the workspace. */
+  runnerType: CiTool;
+  /** The status of the last run, absent or null before the first run. */
+  lastRunStatus?: Described<RunStatus> | null | undefined;
+  /** When the last apply ran. */
+  lastApplyTime?: string | null | undefined;
+  /** When the last plan ran. */
+  lastPlanTime?: string | null | undefined;
+  /** When the last run ran. */
+  lastRunTime?: string | null | undefined;
+  /** The IaC tool. */
+  iacType: IacType;
+  /** The IaC tool's version, like `1.7.5`. */
+  iacTypeVersion?: string | null | undefined;
+  /** The backend, once known. */
+  backendSummary?: WorkspaceBackendSummary | null | undefined;
+  /** The workspace's labels. */
+  labels: string[];
+  /** How many runs the workspace has. */
+  runsCount: number;
+  /** Whether a managed workflow runs the workspace. */
+  isWorkflowManaged: boolean;
+  /** Ids of the guardrail rules that apply to the workspace. */
+  guardrails: string[];
+}
+
+/** A member of a workspace summary: what workspace search's `projection` may name. */
+export type WorkspaceField = keyof WorkspaceSummary;
 
 /** Names of the top-level members of a workspace summary (what `projection` may name). */
-export const WORKSPACE_FIELDS = Object.keys(WorkspaceSummary.shape) as [
-  keyof typeof WorkspaceSummary.shape,
-  ...Array<keyof typeof WorkspaceSummary.shape>,
-];
+export const WORKSPACE_FIELDS = Object.keys(WorkspaceSummary.shape) as [WorkspaceField, ...WorkspaceField[]];
 
 /** A guardrail violation as a run task reports it. */
 export const GuardrailViolation = z.looseObject({
@@ -73,7 +147,14 @@ export const GuardrailViolation = z.looseObject({
   message: z.string(),
 });
 /** A guardrail violation as a run task reports it. */
-export type GuardrailViolation = z.infer<typeof GuardrailViolation>;
+export interface GuardrailViolation {
+  /** The violated rule's id. */
+  id: string;
+  /** The rule's severity, as text. */
+  severity: string;
+  /** What is wrong. */
+  message: string;
+}
 
 /** A run task's guardrails summary (spec §2.3). */
 export const GuardrailsSummary = z.looseObject({
@@ -83,8 +164,19 @@ export const GuardrailsSummary = z.looseObject({
   violations: z.array(GuardrailViolation),
   description: z.string(),
 });
-/** A run task's guardrails summary. */
-export type GuardrailsSummary = z.infer<typeof GuardrailsSummary>;
+/** A run task's guardrails summary: how many rules were checked, passed and failed. */
+export interface GuardrailsSummary {
+  /** Rules checked. */
+  total: number;
+  /** Rules passed. */
+  passed: number;
+  /** Rules failed. */
+  failed: number;
+  /** One entry per failed rule. */
+  violations: GuardrailViolation[];
+  /** A one-line summary. */
+  description: string;
+}
 
 /** A run task's backend summary (spec §2.3). */
 export const TaskBackendSummary = z.looseObject({
@@ -94,7 +186,16 @@ export const TaskBackendSummary = z.looseObject({
   description: z.string(),
 });
 /** A run task's backend summary. */
-export type TaskBackendSummary = z.infer<typeof TaskBackendSummary>;
+export interface TaskBackendSummary {
+  /** The backend kind. */
+  type: string;
+  /** The backend's configuration. */
+  config: Record<string, unknown>;
+  /** How many resources the state holds. */
+  resources: number;
+  /** A one-line summary. */
+  description: string;
+}
 
 /** A run task's changed-files summary (spec §2.3). */
 export const ChangedFilesCodeSummary = z.looseObject({
@@ -105,8 +206,29 @@ export const ChangedFilesCodeSummary = z.looseObject({
   files: z.array(z.looseObject({ path: z.string(), type: openEnum(CHANGED_FILE_TYPES) })),
   description: z.string(),
 });
+/** A file a run changed. */
+export interface ChangedFile {
+  /** The file's path in the repository. */
+  path: string;
+  /** How it changed. */
+  type: ChangedFileType;
+}
+
 /** A run task's changed-files summary. */
-export type ChangedFilesCodeSummary = z.infer<typeof ChangedFilesCodeSummary>;
+export interface ChangedFilesCodeSummary {
+  /** Files changed. */
+  total: number;
+  /** Files added. */
+  added: number;
+  /** Files modified. */
+  modified: number;
+  /** Files deleted. */
+  deleted: number;
+  /** The files. */
+  files: ChangedFile[];
+  /** A one-line summary. */
+  description: string;
+}
 
 /** A run task, the item of a run's `plan` and `apply` arrays (spec §2.3). */
 export const RunTask = z.looseObject({
@@ -124,8 +246,35 @@ export const RunTask = z.looseObject({
   vcsType: described(openEnum(VCS_TYPES)),
   runnerType: described(openEnum(CI_TOOLS)),
 });
-/** A run task. */
-export type RunTask = z.infer<typeof RunTask>;
+/** A run task, the item of a run's `plan` and `apply` arrays. */
+export interface RunTask {
+  /** The task's 24-hex id. */
+  id: string;
+  /** The owning account's id. */
+  accountId: string;
+  /** When the task was created. */
+  createdAt: string;
+  /** When the task last changed. */
+  updatedAt: string;
+  /** Storage keys of the task's outputs (plan, logs...). */
+  contentKeys: Record<string, string>;
+  /** The task's progress. */
+  status: TaskStatus;
+  /** The task's outcome. */
+  resultStatus: TaskResultStatus;
+  /** The task's kind: `post-plan` or `post-apply`. */
+  type: Described<TaskType>;
+  /** The guardrails checked on the task. */
+  guardrailsSummary?: GuardrailsSummary | null | undefined;
+  /** The backend the task ran against. */
+  backendSummary?: TaskBackendSummary | null | undefined;
+  /** The files the run changed. */
+  changedFilesCodeSummary?: ChangedFilesCodeSummary | null | undefined;
+  /** The version-control system. */
+  vcsType: Described<VcsType>;
+  /** The CI tool. */
+  runnerType: Described<CiTool>;
+}
 
 /** The owner of a run (spec §2.2). */
 export const OwnerSummary = z.looseObject({
@@ -136,8 +285,17 @@ export const OwnerSummary = z.looseObject({
     .string()
     .regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, { error: 'expected a hex colour like #1f6feb' }),
 });
-/** The owner of a run. */
-export type OwnerSummary = z.infer<typeof OwnerSummary>;
+/** The owner of a run: who started it. */
+export interface OwnerSummary {
+  /** The owner's e-mail address. */
+  email: string;
+  /** The owner's name. */
+  name: string;
+  /** The owner's initials. */
+  initials: string;
+  /** The owner's avatar colour, like `#1f6feb`. */
+  customColor: string;
+}
 
 /**
  * A workspace run, the item of run search (spec §2.2). Pull-request members are absent (or null)
@@ -175,14 +333,80 @@ export const WorkspaceRun = z.looseObject({
   plan: z.array(RunTask),
   apply: z.array(RunTask),
 });
-/** A workspace run. */
-export type WorkspaceRun = z.infer<typeof WorkspaceRun>;
+/**
+ * A workspace run, the item of run search. Pull-request members are absent (or null) for runs not
+ * started by a pull request; `applyTaskId` is absent until an apply task exists. Enumerated members
+ * are typed with their documented values (answers are read tolerantly: other values can arrive at
+ * run time, see `docs/validation.md`).
+ */
+export interface WorkspaceRun {
+  /** The run's 24-hex id. */
+  id: string;
+  /** The owning account's id. */
+  accountId: string;
+  /** When the run was created. */
+  createdAt: string;
+  /** When the run last changed. */
+  updatedAt: string;
+  /** The workspace's id. */
+  workspaceId: string;
+  /** The workspace's name. */
+  workspaceName: string;
+  /** The CI system's id of the run. */
+  runId: string;
+  /** The CI system's name of the run. */
+  runName: string;
+  /** The run's status. */
+  status: RunStatus;
+  /** The pull request that started the run. */
+  pullRequestId?: string | null | undefined;
+  /** The pull request's URL. */
+  pullRequestUrl?: string | null | undefined;
+  /** The branch. */
+  branch: string;
+  /** The commit's hash. */
+  commitId: string;
+  /** The commit's URL. */
+  commitUrl: string;
+  /** The CI tool. */
+  runnerType: CiTool;
+  /** The CI build's id. */
+  buildId: string;
+  /** The CI build's name. */
+  buildName: string;
+  /** The CI build's URL. */
+  buildUrl: string;
+  /** The version-control system. */
+  vcsType: VcsType;
+  /** The repository, `<org>/<repo>`. */
+  repo: string;
+  /** The repository's URL. */
+  repoUrl: string;
+  /** Who started the run. */
+  ownerSummary: OwnerSummary;
+  /** The run's title (the commit or pull request title). */
+  title: string;
+  /** The IaC tool's version. */
+  terraformVersion: string;
+  /** The IaC tool. */
+  iacType: IacType;
+  /** The backend the run used. */
+  backendSummary: WorkspaceBackendSummary;
+  /** The plan task's id. */
+  planTaskId: string;
+  /** The apply task's id, once there is one. */
+  applyTaskId?: string | null | undefined;
+  /** The plan tasks. */
+  plan: RunTask[];
+  /** The apply tasks. */
+  apply: RunTask[];
+}
+
+/** A member of a workspace run: what run search's `projection` may name. */
+export type RunField = keyof WorkspaceRun;
 
 /** Names of the top-level members of a workspace run (what `projection` may name). */
-export const RUN_FIELDS = Object.keys(WorkspaceRun.shape) as [
-  keyof typeof WorkspaceRun.shape,
-  ...Array<keyof typeof WorkspaceRun.shape>,
-];
+export const RUN_FIELDS = Object.keys(WorkspaceRun.shape) as [RunField, ...RunField[]];
 
 /** Sortable fields of workspace search (spec §4.1). */
 export const WORKSPACE_SORT_FIELDS = [
@@ -228,8 +452,32 @@ export const WorkspaceFilters = z.strictObject({
   ...workspaceFilterShape,
   $or: z.strictObject(workspaceFilterShape).optional(),
 });
-/** Filters of workspace search. */
-export type WorkspaceFilters = z.input<typeof WorkspaceFilters>;
+/** The members of workspace search's filters (and of their `$or`). Each list is any-of. */
+export interface WorkspaceFilterMembers {
+  /** Workspace names. */
+  workspaceName?: string[] | undefined;
+  /** Repositories, `<org>/<repo>`. */
+  repositories?: string[] | undefined;
+  /** CI tools. */
+  ciTool?: CiTool[] | undefined;
+  /** Labels. */
+  labels?: string[] | undefined;
+  /** Statuses of the last run. */
+  status?: RunStatus[] | undefined;
+  /** Whether a managed workflow runs the workspace. */
+  isManagedWorkflow?: boolean | undefined;
+  /** Version-control systems. */
+  vcsType?: VcsType[] | undefined;
+}
+
+/**
+ * Filters of workspace search. Values of one member are any-of (a list must not be empty); members
+ * combine with AND; `$or` matches when at least one of its members matches.
+ */
+export interface WorkspaceFilters extends WorkspaceFilterMembers {
+  /** Members of which at least one must match. */
+  $or?: WorkspaceFilterMembers | undefined;
+}
 
 /** The body of `POST /v2/workspaces/search`. Every member is optional. */
 export const WorkspaceSearchBody = z.strictObject({
@@ -238,26 +486,46 @@ export const WorkspaceSearchBody = z.strictObject({
   filters: WorkspaceFilters.optional(),
   sort: sortSchema(WORKSPACE_SORT_FIELDS).optional(),
 });
-/** The body of `POST /v2/workspaces/search`. */
-export type WorkspaceSearchBody = z.input<typeof WorkspaceSearchBody>;
+/** The body of `POST /v2/workspaces/search`. Every member is optional. */
+export interface WorkspaceSearchBody {
+  /** Only these members of each workspace (plus `id`). */
+  projection?: WorkspaceField[] | undefined;
+  /** Free text to search for (at most 256 characters). */
+  searchValue?: string | undefined;
+  /** Filters. */
+  filters?: WorkspaceFilters | undefined;
+  /** Sort keys. */
+  sort?: SortSpec<WorkspaceSortField> | undefined;
+}
 
 /** The answer of `POST /v2/workspaces/search`: a bare array of workspace summaries, no total. */
 export const WorkspaceSearchResponse = z.array(WorkspaceSummary);
-/** The answer of workspace search. */
-export type WorkspaceSearchResponse = z.infer<typeof WorkspaceSearchResponse>;
+/** The answer of workspace search: one page of workspace summaries. */
+export type WorkspaceSearchResponse = WorkspaceSummary[];
 
 /** Path parameters of the workspace endpoints. */
 export const WorkspacePathParams = z.strictObject({ workspaceId: PathId });
 /** Path parameters of the workspace endpoints. */
-export type WorkspacePathParams = z.infer<typeof WorkspacePathParams>;
+export interface WorkspacePathParams {
+  /** The workspace's id: 24-hex, or a lower-case UUID. */
+  workspaceId: string;
+}
 
 /** The answer of `DELETE /v2/workspaces/{workspaceId}`: `{ status, data: { message } }`. */
 export const WorkspaceDeleteResponse = z.looseObject({
   status: z.number().int(),
   data: z.looseObject({ message: z.string() }),
 });
-/** The answer of workspace delete. */
-export type WorkspaceDeleteResponse = z.infer<typeof WorkspaceDeleteResponse>;
+/** The answer of workspace delete: `{ status, data: { message } }`. */
+export interface WorkspaceDeleteResponse {
+  /** The HTTP status, repeated. */
+  status: number;
+  /** What was done. */
+  data: {
+    /** A human-readable confirmation. */
+    message: string;
+  };
+}
 
 /**
  * The body of `PUT /v2/workspaces/{workspaceId}/labels`: the complete new label list (it replaces
@@ -271,8 +539,11 @@ export const WorkspaceLabelsBody = z.strictObject({
       error: 'expected each label once; remove duplicates',
     }),
 });
-/** The body of the labels endpoint. */
-export type WorkspaceLabelsBody = z.input<typeof WorkspaceLabelsBody>;
+/** The body of the labels endpoint: the complete new label list. */
+export interface WorkspaceLabelsBody {
+  /** At most 50 labels, each 1 to 128 characters, no duplicates; `[]` removes them all. */
+  labels: string[];
+}
 
 /** The answer of `PUT /v2/workspaces/{workspaceId}/labels`. */
 export const WorkspaceLabelsResponse = z.looseObject({
@@ -282,7 +553,16 @@ export const WorkspaceLabelsResponse = z.looseObject({
   updatedAt: Timestamp,
 });
 /** The answer of the labels endpoint. */
-export type WorkspaceLabelsResponse = z.infer<typeof WorkspaceLabelsResponse>;
+export interface WorkspaceLabelsResponse {
+  /** The workspace's id. */
+  id: string;
+  /** The workspace's name. */
+  workspaceName: string;
+  /** The labels now set. */
+  labels: string[];
+  /** When the labels changed. */
+  updatedAt: string;
+}
 
 const runFilterShape = {
   runId: filterValues(z.string()).optional(),
@@ -311,8 +591,50 @@ export const RunFilters = z.strictObject({
   ...runFilterShape,
   $or: z.strictObject(runFilterShape).optional(),
 });
-/** Filters of run search. */
-export type RunFilters = z.input<typeof RunFilters>;
+/** The members of run search's filters (and of their `$or`). Each list is any-of. */
+export interface RunFilterMembers {
+  /** CI run ids. */
+  runId?: string[] | undefined;
+  /** CI run names. */
+  runName?: string[] | undefined;
+  /** Run statuses. */
+  status?: RunStatus[] | undefined;
+  /** Pull request URLs. */
+  pullRequestUrl?: string[] | undefined;
+  /** Branches. */
+  branch?: string[] | undefined;
+  /** Commit hashes. */
+  commitId?: string[] | undefined;
+  /** CI tools. */
+  ciTool?: CiTool[] | undefined;
+  /** CI build ids. */
+  buildId?: string[] | undefined;
+  /** CI build names. */
+  buildName?: string[] | undefined;
+  /** CI build URLs. */
+  buildUrl?: string[] | undefined;
+  /** Version-control systems. */
+  vcsType?: VcsType[] | undefined;
+  /** Repositories, `<org>/<repo>`. */
+  repository?: string[] | undefined;
+  /** Repository URLs. */
+  repositoryUrl?: string[] | undefined;
+  /** Run titles. */
+  title?: string[] | undefined;
+  /** Only runs created at or after this instant. */
+  createdAt?: string | undefined;
+  /** Only runs updated at or after this instant. */
+  updatedAt?: string | undefined;
+}
+
+/**
+ * Filters of run search. Values of one member are any-of; members combine with AND; `createdAt` and
+ * `updatedAt` keep runs at or after the instant; `$or` matches when at least one of its members does.
+ */
+export interface RunFilters extends RunFilterMembers {
+  /** Members of which at least one must match. */
+  $or?: RunFilterMembers | undefined;
+}
 
 /** The body of `POST /v2/workspaces/{workspaceId}/runs/search`. Every member is optional. */
 export const RunSearchBody = z.strictObject({
@@ -321,10 +643,19 @@ export const RunSearchBody = z.strictObject({
   filters: RunFilters.optional(),
   sort: sortSchema(RUN_SORT_FIELDS).optional(),
 });
-/** The body of run search. */
-export type RunSearchBody = z.input<typeof RunSearchBody>;
+/** The body of `POST /v2/workspaces/{workspaceId}/runs/search`. Every member is optional. */
+export interface RunSearchBody {
+  /** Only these members of each run (plus `id`). */
+  projection?: RunField[] | undefined;
+  /** Free text to search for (at most 256 characters). */
+  searchValue?: string | undefined;
+  /** Filters. */
+  filters?: RunFilters | undefined;
+  /** Sort keys. */
+  sort?: SortSpec<RunSortField> | undefined;
+}
 
 /** The answer of run search: a bare array of runs, no total. */
 export const RunSearchResponse = z.array(WorkspaceRun);
-/** The answer of run search. */
-export type RunSearchResponse = z.infer<typeof RunSearchResponse>;
+/** The answer of run search: one page of runs. */
+export type RunSearchResponse = WorkspaceRun[];

@@ -1,4 +1,5 @@
 import type { ErrorBody, FieldIssue } from '../contract/errors.js';
+import { redactBody, redactHeaders } from './logger.js';
 
 /**
  * The root of every error the SDK throws. Catch this to catch them all; check `instanceof` a
@@ -14,9 +15,15 @@ export class IacmError extends Error {
     this.name = new.target.name;
   }
 
-  /** A plain object for logs and `JSON.stringify`: name, message and the error's own safe fields. */
+  /**
+   * A plain object for logs and `JSON.stringify`: name, message, the error's own safe fields, and
+   * a description of its `cause` when it has one. It never throws, holds only JSON values, and
+   * carries no credential, whatever the cause is.
+   */
   toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message };
+    const json: Record<string, unknown> = { name: this.name, message: this.message };
+    if (this.cause !== undefined) json.cause = describeCause(this.cause);
+    return json;
   }
 }
 
@@ -73,11 +80,14 @@ export class ResponseValidationError extends IacmError {
 export class APIError extends IacmError {
   /** The HTTP status. */
   readonly status: number;
-  /** The parsed error body, when it was JSON (the one documented shape, or whatever came). */
+  /**
+   * The parsed error body, when it was JSON (the one documented shape, or whatever came), with the
+   * values of credential members (`secretKey`, `accessToken`...) replaced by `[redacted]`.
+   */
   readonly body: ErrorBody | unknown;
   /** The error body's machine-readable `code`, when there was one. */
   readonly code: string | undefined;
-  /** The answer's headers (lower-case names). */
+  /** The answer's headers (lower-case names; `set-cookie` and other secret headers read `[redacted]`). */
   readonly headers: Record<string, string>;
   /** The answer's `x-request-id`. */
   readonly requestId: string | undefined;
@@ -91,9 +101,9 @@ export class APIError extends IacmError {
     super(`${endpoint}: ${status}${typeof parsed?.code === 'string' ? ` ${parsed.code}` : ''}: ${detail}`);
     this.endpoint = endpoint;
     this.status = status;
-    this.body = body;
+    this.body = redactBody(body);
     this.code = typeof parsed?.code === 'string' ? parsed.code : undefined;
-    this.headers = headers;
+    this.headers = redactHeaders(headers);
     this.requestId =
       headers['x-request-id'] ?? (typeof parsed?.requestId === 'string' ? parsed.requestId : undefined);
   }
@@ -155,7 +165,7 @@ export class APIConnectionError extends IacmError {
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), endpoint: this.endpoint, cause: describeCause(this.cause) };
+    return { ...super.toJSON(), endpoint: this.endpoint };
   }
 }
 
@@ -172,11 +182,64 @@ export class APIUserAbortError extends IacmError {
     super(`${endpoint}: the request was aborted`, { cause });
     this.endpoint = endpoint;
   }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), endpoint: this.endpoint };
+  }
 }
 
-function describeCause(cause: unknown): unknown {
-  if (cause instanceof Error) return { name: cause.name, message: cause.message };
-  return cause === undefined ? undefined : String(cause);
+/** How deep {@link describeCause} follows a chain of causes. */
+const MAX_CAUSE_DEPTH = 3;
+
+/**
+ * Describes an error's cause as JSON that is safe to log, without ever throwing: an error as
+ * `{ name, message, cause? }` (its own cause followed a few levels), a string (shortened), a
+ * number, boolean or bigint as text, and anything else by its kind only (`an object`, `a symbol`,
+ * `a function`), since an arbitrary object may hold a credential.
+ */
+function describeCause(cause: unknown, depth = 0): unknown {
+  try {
+    if (isErrorLike(cause)) {
+      const out: Record<string, unknown> = {
+        name: stringOr(cause.name, 'Error'),
+        message: stringOr(cause.message, ''),
+      };
+      const inner = cause.cause;
+      if (inner !== undefined)
+        out.cause = depth < MAX_CAUSE_DEPTH ? describeCause(inner, depth + 1) : '(more causes)';
+      return out;
+    }
+    switch (typeof cause) {
+      case 'undefined':
+        return undefined;
+      case 'string':
+        return cause.length > 500 ? `${cause.slice(0, 500)}…` : cause;
+      case 'number':
+      case 'boolean':
+        return String(cause);
+      case 'bigint':
+        return `${cause.toString()}n`;
+      case 'symbol':
+        return 'a symbol';
+      case 'function':
+        return 'a function';
+      default:
+        return cause === null ? 'null' : Array.isArray(cause) ? 'an array' : 'an object';
+    }
+  } catch {
+    return 'an unreadable value';
+  }
+}
+
+/** Whether a value is an Error (or a DOMException, or an error from another realm). */
+function isErrorLike(value: unknown): value is { name?: unknown; message?: unknown; cause?: unknown } {
+  if (value instanceof Error) return true;
+  if (typeof DOMException === 'function' && value instanceof DOMException) return true;
+  return Object.prototype.toString.call(value) === '[object Error]';
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
 }
 
 /** The error class for a status. */

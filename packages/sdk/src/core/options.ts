@@ -1,5 +1,13 @@
 import { IacmError } from './errors.js';
-import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
+import {
+  type DetailsFirstLogger,
+  isPinoLike,
+  LOG_LEVELS,
+  LOGGER_STYLES,
+  type Logger,
+  type LoggerStyle,
+  type LogLevel,
+} from './logger.js';
 
 /** How validation failures are handled. */
 export type ValidationMode = 'strict' | 'warn' | 'off';
@@ -75,9 +83,21 @@ export interface ClientOptions {
   headers?: Record<string, string | null>;
   /** Validation of requests and answers: `strict` (default) throws, `warn` logs and goes on, `off` skips it. */
   validation?: ValidationMode;
-  /** Where log lines go. Default `console`. */
-  logger?: Logger;
-  /** Which log lines are written. Default `warn`. */
+  /**
+   * Where log lines go. Default `console`. A logger that takes `(message, details)` (console,
+   * winston...) or `(details, message)` (pino, bunyan: see `loggerStyle`).
+   */
+  logger?: Logger | DetailsFirstLogger;
+  /**
+   * Whether the logger takes the message or the details first. Default: `'details-first'` for a
+   * pino instance, else `'message-first'`. Give `'details-first'` for bunyan.
+   */
+  loggerStyle?: LoggerStyle;
+  /**
+   * Which log lines are written. Default: `IACM_LOG` when set, else `warn` (which shows contract
+   * mismatches let through by `validation: 'warn'`). Errors the client throws are logged at `debug`
+   * only, since the caller receives them.
+   */
   logLevel?: LogLevel;
   /** Hooks that observe requests, answers and retries. */
   hooks?: Hooks;
@@ -113,6 +133,7 @@ const OPTION_NAMES = [
   'headers',
   'validation',
   'logger',
+  'loggerStyle',
   'logLevel',
   'hooks',
 ] as const satisfies ReadonlyArray<keyof ClientOptions>;
@@ -135,7 +156,8 @@ export interface ResolvedOptions {
   fetch: typeof fetch;
   headers: Record<string, string | null>;
   validation: ValidationMode;
-  logger: Logger;
+  logger: Logger | DetailsFirstLogger;
+  loggerStyle: LoggerStyle;
   logLevel: LogLevel;
   hooks: Hooks;
 }
@@ -143,11 +165,80 @@ export interface ResolvedOptions {
 /** Defaults of the client options. */
 export const DEFAULTS = { timeout: 60_000, maxRetries: 2, validation: 'strict', logLevel: 'warn' } as const;
 
+/**
+ * Reads an environment variable where there is one (Node, Bun, Deno); undefined in browsers and
+ * edge runtimes without `process`, and where reading the environment is not permitted.
+ */
 function env(name: string): string | undefined {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[
-    name
-  ];
-  return value === undefined || value === '' ? undefined : value;
+  let value: string | undefined;
+  try {
+    value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  } catch {
+    return undefined;
+  }
+  return typeof value !== 'string' || value === '' ? undefined : value;
+}
+
+/** The log level: the option, else `IACM_LOG` (one of {@link LOG_LEVELS}, any case), else `warn`. */
+function resolveLogLevel(option: unknown): LogLevel {
+  if (option !== undefined) {
+    if (!LOG_LEVELS.includes(option as LogLevel)) {
+      throw new IacmError(
+        `option logLevel: expected one of ${LOG_LEVELS.join(', ')}, received ${describeOption(option)}`,
+      );
+    }
+    return option as LogLevel;
+  }
+  const fromEnv = env('IACM_LOG');
+  if (fromEnv === undefined) return DEFAULTS.logLevel;
+  const level = fromEnv.trim().toLowerCase();
+  if (!LOG_LEVELS.includes(level as LogLevel)) {
+    throw new IacmError(
+      `environment variable IACM_LOG: expected one of ${LOG_LEVELS.join(', ')}, received ${JSON.stringify(fromEnv.slice(0, 40))}`,
+    );
+  }
+  return level as LogLevel;
+}
+
+const LOG_METHODS = ['error', 'warn', 'info', 'debug'] as const;
+
+/** Checks the logger option and decides how to call it. */
+function resolveLogger(
+  logger: unknown,
+  style: unknown,
+): { logger: Logger | DetailsFirstLogger; loggerStyle: LoggerStyle } {
+  if (style !== undefined && !LOGGER_STYLES.includes(style as LoggerStyle)) {
+    throw new IacmError(
+      `option loggerStyle: expected "message-first" or "details-first", received ${describeOption(style)}`,
+    );
+  }
+  if (logger === undefined)
+    return { logger: console, loggerStyle: (style as LoggerStyle) ?? 'message-first' };
+  if (logger === null || (typeof logger !== 'object' && typeof logger !== 'function')) {
+    throw new IacmError(
+      `option logger: expected an object with error, warn, info and debug methods, received ${describeOption(logger)}`,
+    );
+  }
+  const missing = LOG_METHODS.filter(
+    (name) => typeof (logger as Record<string, unknown>)[name] !== 'function',
+  );
+  if (missing.length > 0) {
+    throw new IacmError(
+      `option logger: expected an object with error, warn, info and debug methods; ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing`,
+    );
+  }
+  return {
+    logger: logger as Logger | DetailsFirstLogger,
+    loggerStyle:
+      (style as LoggerStyle | undefined) ?? (isPinoLike(logger) ? 'details-first' : 'message-first'),
+  };
+}
+
+/** Describes an option's value for an error message without echoing long content. */
+function describeOption(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
+  if (value === null) return 'null';
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : `a ${typeof value}`;
 }
 
 function checkKnown(given: object, known: readonly string[], what: string): void {
@@ -217,11 +308,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   checkNumber(options.timeout, 'timeout', 1);
   checkNumber(options.maxRetries, 'maxRetries', 0);
   checkMode(options.validation, 'validation');
-  if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
-    throw new IacmError(
-      `option logLevel: expected one of ${LOG_LEVELS.join(', ')}, received ${JSON.stringify(String(options.logLevel))}`,
-    );
-  }
+  const logLevel = resolveLogLevel(options.logLevel);
+  const logging = resolveLogger(options.logger, options.loggerStyle);
   const baseUrl = options.baseUrl ?? env('IACM_BASE_URL');
   if (!baseUrl)
     throw new IacmError('option baseUrl is required (or set IACM_BASE_URL), like "https://api.example.com"');
@@ -236,6 +324,11 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new IacmError(`option baseUrl: expected an http(s) URL, received the scheme ${parsed.protocol}`);
   }
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw new IacmError(
+      'option baseUrl: expected a URL without a user name or password (fetch refuses them); pass credentials with the auth option',
+    );
+  }
   const fetchImpl = options.fetch ?? (globalThis.fetch as typeof fetch | undefined);
   if (typeof fetchImpl !== 'function')
     throw new IacmError('no global fetch in this runtime: pass the fetch option');
@@ -247,8 +340,9 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     fetch: fetchImpl,
     headers: { ...options.headers },
     validation: options.validation ?? DEFAULTS.validation,
-    logger: options.logger ?? console,
-    logLevel: options.logLevel ?? DEFAULTS.logLevel,
+    logger: logging.logger,
+    loggerStyle: logging.loggerStyle,
+    logLevel,
     hooks: { ...options.hooks },
   };
 }

@@ -135,7 +135,7 @@ export class Transport {
   /** Creates the pipeline; `tokens` may be shared with a parent client. */
   constructor(options: ResolvedOptions, tokens?: TokenManager) {
     this.options = options;
-    this.log = leveledLogger(options.logger, options.logLevel);
+    this.log = leveledLogger(options.logger, options.logLevel, options.loggerStyle);
     this.tokens =
       tokens ??
       new TokenManager(
@@ -216,15 +216,12 @@ export class Transport {
           ...(signal ? { signal } : {}),
         });
       } catch (error) {
-        if (signal?.aborted) throw new APIUserAbortError(name, error);
+        const cause = withoutRequest(error);
+        if (signal?.aborted) throw new APIUserAbortError(name, cause);
         const failure =
           error instanceof TimeoutError
-            ? new APIConnectionTimeoutError(name, `no answer within ${timeout} ms`, error)
-            : new APIConnectionError(
-                name,
-                `could not reach ${url.origin}: ${(error as Error)?.message ?? String(error)}`,
-                error,
-              );
+            ? new APIConnectionTimeoutError(name, `no answer within ${timeout} ms`, cause)
+            : new APIConnectionError(name, `could not reach ${url.origin}: ${reasonOf(error)}`, cause);
         if (attempt <= maxRetries) {
           await this.#retry(
             info,
@@ -235,7 +232,8 @@ export class Transport {
           );
           continue;
         }
-        this.log.error(failure.message);
+        // The caller receives the error: logging it above debug would report it twice.
+        this.log.debug(failure.message);
         throw failure;
       }
       const responseHeaders = headersOf(response);
@@ -274,7 +272,7 @@ export class Transport {
         );
         continue;
       }
-      this.log[response.status >= 500 ? 'error' : 'warn'](failure.message, { requestId });
+      this.log.debug(failure.message, { requestId });
       throw failure;
     }
   }
@@ -297,7 +295,7 @@ export class Transport {
   ) {
     await this.options.hooks.onRetry?.({ ...info, reason, delayMs });
     this.log.info(`${name}: retrying in ${delayMs} ms (attempt ${info.attempt + 1})`, {
-      reason: 'status' in reason ? reason.status : reason.error.message,
+      reason: 'status' in reason ? reason.status : safeMessage(reason.error),
     });
     try {
       await sleep(delayMs, signal);
@@ -344,6 +342,36 @@ export class Transport {
     this.log.warn(`${name}: the answer does not match the contract`, { requestId, issues });
     return data;
   }
+}
+
+/**
+ * The error itself, or, for an error that holds the `request` it failed on (ky's `TimeoutError`),
+ * a copy without it: the request's headers hold the bearer token, and no error the client throws
+ * may carry a credential, even when inspected in depth.
+ */
+function withoutRequest(error: unknown): unknown {
+  if (!(error instanceof Error) || !Object.hasOwn(error, 'request')) return error;
+  const copy = new Error(safeMessage(error));
+  copy.name = error.name;
+  if (typeof error.stack === 'string') copy.stack = error.stack;
+  return copy;
+}
+
+/** An error's message, or `fallback` when it has none that is a string. */
+function safeMessage(error: unknown, fallback = 'unknown error'): string {
+  try {
+    const message = (error as { message?: unknown } | null | undefined)?.message;
+    return typeof message === 'string' ? message : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Why a fetch failed, as text: its message, else the kind of value it rejected with. */
+function reasonOf(error: unknown): string {
+  if (typeof error === 'string') return error.length > 200 ? `${error.slice(0, 200)}…` : error;
+  const kind = error === null ? 'null' : `${/^[aeiou]/.test(typeof error) ? 'an' : 'a'} ${typeof error}`;
+  return safeMessage(error, `it rejected with ${kind}`);
 }
 
 async function readJson(response: Response): Promise<unknown> {

@@ -6,6 +6,7 @@ import {
   type GuardrailCreated,
   type GuardrailCreateResponse,
   type GuardrailDeleteResponse,
+  type GuardrailField,
   type GuardrailRule,
   type GuardrailUpdateBody,
   type GuardrailUpdateResponse,
@@ -26,7 +27,9 @@ import type {
 import { explorerPage } from '../contract/iac-explorer.js';
 import { DEFAULT_PAGE_SIZE } from '../contract/primitives.js';
 import type {
+  RunField,
   WorkspaceDeleteResponse,
+  WorkspaceField,
   WorkspaceLabelsResponse,
   WorkspaceRun,
   WorkspaceSummary,
@@ -126,7 +129,7 @@ export class WorkspaceRuns extends APIResource {
    * @example
    * for await (const run of client.workspaces.runs.search(id, { filters: { status: ['blocked'] } })) console.log(run.title);
    */
-  search<const P extends ReadonlyArray<keyof WorkspaceRun> | undefined = undefined>(
+  search<const P extends ReadonlyArray<RunField> | undefined = undefined>(
     workspaceId: string,
     params?: RunSearchParams<P>,
     options?: RequestOptions,
@@ -159,7 +162,7 @@ export class Workspaces extends APIResource {
    * @example
    * const page = await client.workspaces.search({ filters: { ciTool: ['github-actions'] }, sort: { lastRunTime: { order: -1 } } });
    */
-  search<const P extends ReadonlyArray<keyof WorkspaceSummary> | undefined = undefined>(
+  search<const P extends ReadonlyArray<WorkspaceField> | undefined = undefined>(
     params?: WorkspaceSearchParams<P>,
     options?: RequestOptions,
   ): PagePromise<Array<Projected<WorkspaceSummary, P>>, Projected<WorkspaceSummary, P>> {
@@ -204,7 +207,7 @@ export class Guardrails extends APIResource {
    * @example
    * const costRules = await client.guardrails.search({ filters: { type: ['cost'] } });
    */
-  search<const P extends ReadonlyArray<keyof GuardrailRule> | undefined = undefined>(
+  search<const P extends ReadonlyArray<GuardrailField> | undefined = undefined>(
     params?: GuardrailSearchParams<P>,
     options?: RequestOptions,
   ): PagePromise<Array<Projected<GuardrailRule, P>>, Projected<GuardrailRule, P>> {

@@ -1,12 +1,7 @@
 import type { EventQueryBody } from '../contract/event-center.js';
-import type { GuardrailRule, GuardrailSearchBody } from '../contract/guardrails.js';
+import type { GuardrailField, GuardrailSearchBody } from '../contract/guardrails.js';
 import type { BackendQueryBody, ModuleQueryBody, StackQueryBody } from '../contract/iac-explorer.js';
-import type {
-  RunSearchBody,
-  WorkspaceRun,
-  WorkspaceSearchBody,
-  WorkspaceSummary,
-} from '../contract/workspaces.js';
+import type { RunField, RunSearchBody, WorkspaceField, WorkspaceSearchBody } from '../contract/workspaces.js';
 
 /** Paging of the search endpoints: `page` (zero-based, default 0) and `pageSize` (1 to 500, default 25). */
 export interface PageParams {
@@ -24,31 +19,35 @@ export type Projected<T, P> = [P] extends [readonly (infer K)[]]
   ? Pick<T, Extract<K, keyof T> | ('id' & keyof T)>
   : T;
 
-/** The parameters of workspace search: the body members (typed filters and sorts) and the paging. */
-export type WorkspaceSearchParams<P extends ReadonlyArray<keyof WorkspaceSummary> | undefined = undefined> =
-  Omit<WorkspaceSearchBody, 'projection'> &
-    PageParams & {
-      /** Only these members of each workspace (plus `id`). */
-      projection?: P;
-    };
+/**
+ * The parameters of workspace search: the body members (typed filters and sorts), the paging, and
+ * `projection`, a list of {@link WorkspaceField} names.
+ */
+export interface WorkspaceSearchParams<P extends ReadonlyArray<WorkspaceField> | undefined = undefined>
+  extends Omit<WorkspaceSearchBody, 'projection'>,
+    PageParams {
+  /** Only these members of each workspace (plus `id`). */
+  projection?: P;
+}
 
-/** The parameters of run search. */
-export type RunSearchParams<P extends ReadonlyArray<keyof WorkspaceRun> | undefined = undefined> = Omit<
-  RunSearchBody,
-  'projection'
-> &
-  PageParams & {
-    /** Only these members of each run (plus `id`). */
-    projection?: P;
-  };
+/** The parameters of run search: the body members, the paging, and `projection` ({@link RunField} names). */
+export interface RunSearchParams<P extends ReadonlyArray<RunField> | undefined = undefined>
+  extends Omit<RunSearchBody, 'projection'>,
+    PageParams {
+  /** Only these members of each run (plus `id`). */
+  projection?: P;
+}
 
-/** The parameters of guardrail search. */
-export type GuardrailSearchParams<P extends ReadonlyArray<keyof GuardrailRule> | undefined = undefined> =
-  Omit<GuardrailSearchBody, 'projection'> &
-    PageParams & {
-      /** Only these members of each rule (plus `id`). */
-      projection?: P;
-    };
+/**
+ * The parameters of guardrail search: the body members, the paging, and `projection`
+ * ({@link GuardrailField} names).
+ */
+export interface GuardrailSearchParams<P extends ReadonlyArray<GuardrailField> | undefined = undefined>
+  extends Omit<GuardrailSearchBody, 'projection'>,
+    PageParams {
+  /** Only these members of each rule (plus `id`). */
+  projection?: P;
+}
 
 /** The parameters of the stack query (its body). */
 export type StackQueryParams = StackQueryBody;

@@ -1,6 +1,6 @@
 import type { Event, WorkspaceSummary } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
-import { setup } from './helpers.js';
+import { setup } from '../helpers.js';
 
 describe('scale', () => {
   it('serves 100,000 workspaces and 1,000,000 events: sorted deep pages, filters, continuation and facets', async () => {

@@ -16,7 +16,7 @@ import {
   type Page,
   previewDashboard,
   type ServedDashboard,
-} from '../examples/browser-dashboard/harness.js';
+} from '../../examples/browser-dashboard/harness.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -108,7 +108,7 @@ describe('browser dashboard (Vite build + MSW service worker + SDK, in Chromium)
     if (process.env.BROWSER_SCREENSHOT) copyFileSync(screenshot, process.env.BROWSER_SCREENSHOT);
 
     expect(pageErrors).toEqual([]);
-  }, 50_000);
+  }, 120_000);
 
   it('filters the events by a value of the event type facet', async () => {
     await setup;
@@ -125,7 +125,7 @@ describe('browser dashboard (Vite build + MSW service worker + SDK, in Chromium)
         return panel?.dataset.state === 'ready' && panel.dataset.filter === v;
       },
       value,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     const types = await page.getByTestId('event-type').allTextContents();
     expect(types.length).toBeGreaterThan(0);
@@ -134,5 +134,5 @@ describe('browser dashboard (Vite build + MSW service worker + SDK, in Chromium)
       await page.locator(`[data-testid="facet-value"][data-value="${value}"]`).getAttribute('aria-pressed'),
     ).toBe('true');
     expect(pageErrors).toEqual([]);
-  }, 15_000);
+  }, 60_000);
 });

@@ -1,0 +1,227 @@
+/**
+ * The suite each Node line runs over the packed tarballs, in its own fresh npm project: ESM and CJS
+ * programs using every entry point, a user's vitest suite with `createMockServer` and msw's
+ * `setupServer`, an Express receiver, `npx iacm-mock` and `npx @iacm/mock-server` stopped by SIGTERM,
+ * and (where asked) a Jest suite and TypeScript consumers.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { endpoints } from '../../packages/sdk/src/contract/index.js';
+import {
+  createConsumer,
+  envFor,
+  installedVersion,
+  root,
+  run,
+  runOk,
+  startAndStop,
+  writeFiles,
+} from './lib.js';
+import { expressReceiver, jestSuite, sdkCjs, sdkEsm, typesConsumer, vitestSuite } from './programs.js';
+
+/** A line of the matrix: a Node major with the msw and vitest majors a user of it installs. */
+export interface Line {
+  node: number;
+  msw: number;
+  vitest: number;
+  /** Also run a Jest suite with this Jest major. */
+  jest?: number;
+  /** Also type-check TypeScript consumers (moduleResolution node16 and bundler). */
+  types?: boolean;
+}
+
+/** What the SDK programs print (the same in ESM and CJS). */
+export const sdkExpected = {
+  count: 12,
+  refused: true,
+  endpoints: Object.keys(endpoints).length,
+  health: 204,
+  webhook: true,
+  openapi: '3.1.0',
+  node: 'function',
+};
+
+/** A JSON line a program printed (its last line on stdout). */
+export function lastJson(stdout: string): unknown {
+  const lines = stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1] ?? 'null');
+}
+
+/**
+ * Type-checks `source` as `index.ts` in `<dir>/ts-<name>` with the repository's TypeScript,
+ * `strict` and `skipLibCheck: false`; returns tsc's output ('' when it passes).
+ */
+export async function typeCheck(
+  dir: string,
+  name: string,
+  module: string,
+  resolution: string,
+  source: string,
+  types: string[] = [],
+): Promise<string> {
+  const tsDir = join(dir, `ts-${name}`);
+  writeFiles(tsDir, {
+    'package.json': JSON.stringify({ type: 'module' }),
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: {
+        module,
+        moduleResolution: resolution,
+        target: 'ES2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types,
+        lib: ['ES2024', 'DOM', 'DOM.Iterable'],
+      },
+      include: ['index.ts'],
+    }),
+    'index.ts': source,
+  });
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const { stdout, stderr } = await run(process.execPath, [tsc, '-p', tsDir], {
+    cwd: tsDir,
+    env: process.env,
+  });
+  return `${stdout}${stderr}`.trim();
+}
+
+/** Registers the suite of one line of the matrix. */
+export function lineSuite(line: Line): void {
+  const title = `Node ${line.node}, msw ${line.msw}, vitest ${line.vitest}${line.jest ? `, Jest ${line.jest}` : ''}`;
+  describe(`the packed tarballs on ${title}`, () => {
+    const prepared = inject('prepared');
+    const dir = join(prepared.workDir, `node${line.node}`);
+    const nodeBin = prepared.nodeBins[String(line.node)] as string;
+    const env = envFor(nodeBin);
+    const node = (args: string[]) => runOk('node', args, { cwd: dir, env, timeoutMs: 60_000 });
+
+    beforeAll(async () => {
+      await createConsumer(
+        dir,
+        prepared,
+        {
+          msw: `^${line.msw === 2 ? '2.15' : line.msw}`,
+          vitest: `^${line.vitest}`,
+          express: '^5',
+          ...(line.jest ? { jest: `^${line.jest}` } : {}),
+          ...(line.types ? { '@types/node': `^${line.node}` } : {}),
+        },
+        env,
+      );
+      writeFiles(dir, {
+        'sdk.mjs': sdkEsm,
+        'sdk.cjs': sdkCjs,
+        'express.mjs': expressReceiver,
+        ...vitestSuite,
+        ...(line.jest ? jestSuite : {}),
+      });
+    }, 180_000);
+
+    it('installs the majors this line names', async () => {
+      const versions = {
+        node: (await node(['-p', 'process.versions.node'])).stdout.trim(),
+        msw: await installedVersion(dir, 'msw', env),
+        vitest: await installedVersion(dir, 'vitest', env),
+        ...(line.jest ? { jest: await installedVersion(dir, 'jest', env) } : {}),
+      };
+      console.log(`[node${line.node}] installed: ${JSON.stringify(versions)}`);
+      const major = (v: string) => Number(v.split('.')[0]);
+      expect(major(versions.node)).toBe(line.node);
+      expect(major(versions.msw)).toBe(line.msw);
+      expect(major(versions.vitest)).toBe(line.vitest);
+      if (line.jest) expect(major(versions.jest as string)).toBe(line.jest);
+    });
+
+    it('runs the SDK, the mock and the receiver from an ESM program', async () => {
+      expect(lastJson((await node(['sdk.mjs'])).stdout)).toEqual(sdkExpected);
+    });
+
+    it('runs the SDK, the mock and the receiver from a CJS program', async () => {
+      expect(lastJson((await node(['sdk.cjs'])).stdout)).toEqual(sdkExpected);
+    });
+
+    it('passes a vitest suite using createMockServer with setupServer from msw/node', async () => {
+      const ran = await run(
+        join(dir, 'node_modules', '.bin', 'vitest'),
+        ['run', '--reporter=json', '--outputFile=vitest-report.json'],
+        { cwd: dir, env, timeoutMs: 120_000 },
+      );
+      const report = JSON.parse(readFileSync(join(dir, 'vitest-report.json'), 'utf8')) as {
+        numPassedTests: number;
+        numFailedTests: number;
+      };
+      expect({ code: ran.code, ...report }, `${ran.stdout}\n${ran.stderr}`).toMatchObject({
+        code: 0,
+        numPassedTests: 3,
+        numFailedTests: 0,
+      });
+    }, 120_000);
+
+    it('verifies webhook deliveries in an Express app', async () => {
+      expect(lastJson((await node(['express.mjs'])).stdout)).toEqual({
+        good: 200,
+        bad: 401,
+        drifted: expect.any(Number),
+        other: { echoed: { a: 1 } },
+      });
+    });
+
+    it.each([['iacm-mock'], ['@iacm/mock-server']])(
+      'starts the standalone mock with `npx %s --port 0` and stops it with SIGTERM',
+      async (command) => {
+        const cli = await startAndStop(dir, env, [command, '--port', '0']);
+        expect(cli.url, cli.output).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        expect(cli.health).toBe(204);
+        expect(
+          { treeExited: cli.treeExited, portFreed: cli.portFreed },
+          `after SIGTERM to npx (exit: ${cli.exit}, ${cli.processes} processes):\n${cli.output}`,
+        ).toEqual({ treeExited: true, portFreed: true });
+      },
+      90_000,
+    );
+
+    if (line.jest) {
+      it(`reports an SDK error thrown in a Jest ${line.jest} worker with its message`, async () => {
+        const ran = await run(
+          join(dir, 'node_modules', '.bin', 'jest'),
+          ['--ci', '--maxWorkers=2', '--json', '--outputFile=jest-report.json'],
+          // Jest's documented switch for ESM: with it, Jest 30 on Node >= 24.9 require()s ESM-only
+          // packages (ky, msw 3) natively.
+          { cwd: dir, env: { ...env, NODE_OPTIONS: '--experimental-vm-modules' }, timeoutMs: 120_000 },
+        );
+        const output = `${ran.stdout}\n${ran.stderr}`;
+        const report = JSON.parse(readFileSync(join(dir, 'jest-report.json'), 'utf8')) as {
+          numPassedTests: number;
+          numFailedTests: number;
+          testResults: Array<{ name: string; message: string }>;
+        };
+        // Two test files run in two workers; the failure travels from the worker to the parent.
+        expect(
+          { code: ran.code, passed: report.numPassedTests, failed: report.numFailedTests },
+          output,
+        ).toEqual({
+          code: 1,
+          passed: 1,
+          failed: 1,
+        });
+        const failure = report.testResults.find((result) => result.name.endsWith('fail.test.js'));
+        expect(failure?.message).toContain('NotFoundError: workspaces.search: 404');
+        expect(output).not.toMatch(/circular structure|could not be cloned|DataCloneError|serializ/i);
+      }, 120_000);
+    }
+
+    if (line.types) {
+      it.each([
+        ['node16', 'Node16', 'Node16'],
+        ['bundler', 'ESNext', 'Bundler'],
+      ])(
+        'type-checks a TypeScript consumer (moduleResolution %s)',
+        async (name, module, resolution) => {
+          expect(await typeCheck(dir, name, module, resolution, typesConsumer, ['node'])).toBe('');
+        },
+        60_000,
+      );
+    }
+  });
+}

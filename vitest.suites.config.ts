@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+import { alias, hangBounds, separateSuites } from './vitest.shared.js';
+
+/**
+ * The suites outside `pnpm test`, each with its own script (CI runs them all, .ci/run):
+ * - `pnpm test:scale`: real-account volumes;
+ * - `pnpm test:fuzz`: every fuzz test of `pnpm test` with 20 times the cases;
+ * - `pnpm test:browser`: the dashboard example in Chromium.
+ */
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    ...hangBounds,
+    projects: [
+      { resolve: { alias }, test: { ...hangBounds, name: 'scale', include: separateSuites.scale } },
+      {
+        resolve: { alias },
+        test: {
+          ...hangBounds,
+          name: 'fuzz',
+          include: ['packages/*/test/**/fuzz.test.ts'],
+          env: { IACM_FUZZ_FACTOR: '20' },
+        },
+      },
+      { resolve: { alias }, test: { ...hangBounds, name: 'browser', include: separateSuites.browser } },
+    ],
+  },
+});
