@@ -17,7 +17,12 @@ export const alias = {
  * Timeouts: a test or hook that takes this long has hung. They only catch hangs, never measure speed
  * (at least 30 s, so that a busy 2-core machine cannot fail a correct test).
  */
-export const hangBounds = { testTimeout: 30_000, hookTimeout: 60_000 };
+export const hangBounds = {
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  /** `expect.poll` gives up after this long (vitest's default is 1 s). */
+  expect: { poll: { timeout: 30_000 } },
+};
 
 /** Test files that need more than Node and npm, or minutes: each runs in its own script. */
 export const separateSuites = {

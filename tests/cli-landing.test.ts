@@ -3,8 +3,10 @@
  * this server is, how to log in and where the OpenAPI document is, without showing any key; and
  * `onRequest` sees every finished request, the request log's source.
  */
+import { readFileSync } from 'node:fs';
 import { endpointList } from '@iacm/sdk/contract';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DOCS_URL, landingDocument } from '../packages/mock-server/src/adapters/landing.js';
 import { listen, type RunningMockServer } from '../packages/mock-server/src/adapters/node.js';
 
 const servers: RunningMockServer[] = [];
@@ -63,6 +65,58 @@ describe('GET /', () => {
     const server = await start();
     const res = await fetch(`${server.url}/nothing-here`);
     expect(res.status).toBe(404);
+  });
+});
+
+describe('the control plane GET / lists', () => {
+  const listed = landingDocument('http://mock.test').controlPlane.routes.map((r) => r.route);
+  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+  /** Whether the control plane has a route for this method and path (it may still refuse the body). */
+  async function answers(server: RunningMockServer, method: string, path: string): Promise<boolean> {
+    const res = await fetch(`${server.url}${path}`, { method });
+    const text = await res.text();
+    if (res.status === 405) return false;
+    return !(res.status === 404 && JSON.parse(text).code === 'route_not_found');
+  }
+
+  it('are exactly what the control plane answers: each listed route, no other method on their paths', async () => {
+    const server = await start({ sizes: { workspaces: 3, events: 30 } });
+    const paths = [...new Set(listed.map((route) => route.split(' ')[1] as string))];
+    const answered: string[] = [];
+    for (const template of paths) {
+      const path = template.replaceAll('{id}', 'landing-test-id');
+      for (const method of methods) {
+        if (await answers(server, method, path)) answered.push(`${method} ${template}`);
+      }
+    }
+    expect(answered.sort()).toEqual([...listed].sort());
+  });
+
+  it('include every fixed route of core/control.ts', () => {
+    const source = readFileSync(
+      new URL('../packages/mock-server/src/core/control.ts', import.meta.url),
+      'utf8',
+    );
+    const routes = [...source.matchAll(/case '((?:GET|POST|PUT|PATCH|DELETE) \/__mock\/[^']*)'/g)].map(
+      (match) => match[1],
+    );
+    expect(routes.length).toBeGreaterThan(10);
+    for (const route of routes) expect(listed).toContain(route);
+  });
+
+  it("link the guide at the package's repository (docs/ is not in the published package)", async () => {
+    const pkg = JSON.parse(
+      readFileSync(new URL('../packages/mock-server/package.json', import.meta.url), 'utf8'),
+    ) as { repository: { url: string } };
+    const repository = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+    expect(DOCS_URL).toBe(`${repository}/blob/main/docs/mock-server.md`);
+    const server = await start();
+    const json = await (await fetch(`${server.url}/`)).json();
+    expect(json.controlPlane.docs).toBe(DOCS_URL);
+    const html = await (await fetch(`${server.url}/`, { headers: { accept: 'text/html' } })).text();
+    expect(html).toContain(`href="${DOCS_URL}"`);
+    expect(`${JSON.stringify(json)}${html}`).not.toMatch(/(?<!main\/)docs\/mock-server\.md/);
   });
 });
 

@@ -181,6 +181,58 @@ describe('DroppingLineWriter', () => {
 });
 
 describe('RequestLog', () => {
+  it('reports at stop() the lines dropped since the last drain, which would otherwise never be told', () => {
+    const stream = new FakeStream();
+    const log = new RequestLog(stream, 'text', () => at);
+    const entry = { method: 'GET', url: '/v2/health', status: 204, durationMs: 1 };
+    stream.full = true;
+    log.log(entry); // accepted into the stream's buffer, which is now full
+    log.log(entry);
+    log.log(entry);
+    stream.drain(); // reports the two
+    stream.full = true;
+    log.log(entry); // accepted; the stream is full again
+    for (let i = 0; i < 5; i++) log.log(entry); // no drain comes before the server stops
+    expect(log.stop()).toBe(5);
+    expect(stream.chunks.slice(-3)).toEqual([
+      '(2 log lines dropped)\n',
+      '05:06:07.089 GET /v2/health 204 1 ms\n',
+      '(5 log lines dropped)\n',
+    ]);
+    // Nothing is reported twice: not by a later drain, nor by a second stop().
+    stream.drain();
+    expect(log.stop()).toBe(0);
+    expect(stream.chunks.at(-1)).toBe('(5 log lines dropped)\n');
+    expect(log.dropped).toBe(7);
+  });
+
+  it('stop() says nothing when nothing is pending, or when the stream failed', () => {
+    const stream = new FakeStream();
+    const log = new RequestLog(stream, 'json', () => at);
+    log.log({ method: 'GET', url: '/', status: 200, durationMs: 1 });
+    expect(log.stop()).toBe(0);
+    expect(stream.chunks).toHaveLength(1);
+    stream.full = true;
+    log.log({ method: 'GET', url: '/', status: 200, durationMs: 1 });
+    log.log({ method: 'GET', url: '/', status: 200, durationMs: 1 });
+    log.markBroken();
+    expect(log.stop()).toBe(0);
+    expect(stream.chunks).toHaveLength(2);
+  });
+
+  it('in json, the report at stop() is one JSON object', () => {
+    const stream = new FakeStream();
+    const log = new RequestLog(stream, 'json', () => at);
+    stream.full = true;
+    log.log({ method: 'GET', url: '/', status: 200, durationMs: 1 });
+    log.log({ method: 'GET', url: '/', status: 200, durationMs: 1 });
+    log.stop();
+    expect(JSON.parse(stream.chunks.at(-1) as string)).toEqual({
+      dropped: 1,
+      message: '(1 log line dropped)',
+    });
+  });
+
   it('in json, every line (the drop report too) is one JSON object', () => {
     const stream = new FakeStream();
     const log = new RequestLog(stream, 'json', () => at);

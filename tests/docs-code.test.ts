@@ -20,8 +20,9 @@
  *   needs the real service or never ends. It must say why, as `norun: <reason>` in an HTML comment on
  *   the line just above the fence (`<!-- norun: needs the real service -->`) or in a `//` comment on the
  *   block's first line.
- * - A block whose info string says `nocheck` (```ts nocheck) is neither checked nor run: for code that
- *   cannot compile on its own on purpose (a fragment of a larger file, pseudo-code). Prefer the prelude.
+ * - `nocheck` (```ts nocheck: neither checked nor run) is understood by the checker but refused in
+ *   the guides: code a reader copies compiles and runs; a fragment is written as a whole block over the
+ *   prelude, or shown in a ```text block.
  *
  * The blocks are compiled in memory; on failure they are also written to a directory under
  * os.tmpdir(), named in the message, to look at. They run from examples/.docs-code-run/ (git-ignored,
@@ -124,6 +125,11 @@ describe('the TypeScript blocks of the guides run', () => {
 
   it('runs most of them', () => {
     expect(runnable.length).toBeGreaterThan(30);
+  });
+
+  it('has no nocheck block in a guide: a block that must not run says why, as norun', () => {
+    const unchecked = blocks.filter((block) => block.flags.includes('nocheck'));
+    expect(unchecked.map((block) => `${block.doc}:${block.line}`)).toEqual([]);
   });
 
   it.each(checked.map((block) => [`${block.doc} block ${block.index} (line ${block.line})`, block] as const))(

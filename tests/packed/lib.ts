@@ -192,38 +192,47 @@ export function writeFiles(dir: string, files: Record<string, string>): void {
   }
 }
 
-/** The pids of a process's descendants (children, grandchildren...), from `ps`. */
-function descendants(pid: number): number[] {
-  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+/** A process still running (pid, process group, state, command), as `ps` shows it. */
+interface Running {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  line: string;
+}
+
+/** The running processes (zombies waiting for their parent to reap them do not count). */
+function processes(): Running[] {
+  return execFileSync('ps', ['-e', '-o', 'pid=,ppid=,pgid=,stat=,args='], { encoding: 'utf8' })
     .trim()
     .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+    .map((line) => {
+      const [pid, ppid, pgid, stat] = line.trim().split(/\s+/);
+      return {
+        pid: Number(pid),
+        ppid: Number(ppid),
+        pgid: Number(pgid),
+        stat: stat ?? '',
+        line: line.trim(),
+      };
+    })
+    .filter((p) => !p.stat.startsWith('Z'))
+    .map(({ stat: _stat, ...p }) => p);
+}
+
+/** The pids of a process's descendants (children, grandchildren...). */
+function descendants(pid: number): number[] {
+  const table = processes();
   const found: number[] = [];
   const walk = (parent: number) => {
-    for (const [child, ppid] of table) {
-      if (ppid === parent && !found.includes(child)) {
-        found.push(child);
-        walk(child);
+    for (const child of table) {
+      if (child.ppid === parent && !found.includes(child.pid)) {
+        found.push(child.pid);
+        walk(child.pid);
       }
     }
   };
   walk(pid);
   return found;
-}
-
-/** Whether a process is gone (or a zombie waiting to be reaped). */
-function gone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    const state = execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim();
-    return state === '' || state.startsWith('Z');
-  } catch {
-    return true; // ps exits 1 for a pid it does not find
-  }
 }
 
 /** Whether nothing listens on 127.0.0.1:port (it can be bound again). */
@@ -235,6 +244,18 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * How {@link startAndStop} stops the command: SIGTERM to its pid (what `kill`, a process manager or
+ * a test runner sends), or SIGINT to its process group (what Ctrl+C in a terminal sends).
+ */
+export type Stop = { signal: 'SIGTERM'; target: 'pid' } | { signal: 'SIGINT'; target: 'group' };
+
+/** The two ways users stop a command, for `it.each`. */
+export const STOPS: ReadonlyArray<readonly [string, Stop]> = [
+  ['SIGTERM to its pid', { signal: 'SIGTERM', target: 'pid' }],
+  ['SIGINT to its process group (Ctrl+C)', { signal: 'SIGINT', target: 'group' }],
+];
+
 /** What {@link startAndStop} saw. */
 export interface CliRun {
   /** The URL the command printed. */
@@ -243,74 +264,126 @@ export interface CliRun {
   health: number;
   /** How many processes the command had running (npx, a shell, node...). */
   processes: number;
-  /** Whether, within 30 s of SIGTERM to npx, every one of them exited. */
-  treeExited: boolean;
-  /** Whether, within 30 s of SIGTERM to npx, the port could be bound again. */
+  /** How npx ended (`undefined`: still running 30 s after the signal). */
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  /** The processes of the command (its tree and its process group) still running 30 s after the signal. */
+  leftRunning: string[];
+  /** Whether, within 30 s of the signal, a new server could listen on the port. */
   portFreed: boolean;
-  /** npx's own exit code or signal. */
-  exit: string;
-  /** The output, for failure messages. */
+  /** What the command printed on stdout. */
+  stdout: string;
+  /** What the command printed on stderr. */
+  stderr: string;
+  /** Both, for failure messages. */
   output: string;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The longest a stop may take: a bound that only catches hangs. */
+const STOP_BOUND_MS = 30_000;
+
 /**
- * Starts `npx <args>` (a mock server with `--port 0`), reads the URL it prints, calls its health
- * endpoint, then sends SIGTERM to the npx process and waits (30 s at most) for the whole process
- * tree to exit and the port to be free. Whatever is still running at the end is killed.
+ * Starts `npx <args>` (a mock server with `--port 0`) detached, in its own process group as a
+ * terminal starts it, reads the URL it prints and calls its health endpoint; then stops it as
+ * `stop` says and waits (30 s at most) for npx to exit, for every process of its tree and group to
+ * end, and for the port to take a new listener. Whatever still runs at the end is killed.
  */
-export async function startAndStop(cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<CliRun> {
+export async function startAndStop(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  stop: Stop = { signal: 'SIGTERM', target: 'pid' },
+): Promise<CliRun> {
   const child: ChildProcess = spawn('npx', args, {
     cwd,
     env,
+    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const pid = child.pid as number;
+  let stdout = '';
+  let stderr = '';
   let output = '';
-  const exited = new Promise<string>((resolve) =>
-    child.on('exit', (code, signal) => resolve(String(code ?? signal))),
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+    output += chunk.toString('utf8');
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+    output += chunk.toString('utf8');
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   let tree: number[] = [];
+  const living = () =>
+    processes()
+      .filter((p) => p.pgid === pid || tree.includes(p.pid))
+      .map((p) => p.line);
   try {
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no URL printed within 30 s:\n${output}`)), 30_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString('utf8');
-        const match = /listening on (http:\/\/\S+)/.exec(output);
+      const check = () => {
+        const match = /listening on (http:\/\/\S+)/.exec(stdout);
         if (match?.[1]) {
           clearTimeout(timer);
           resolve(match[1]);
         }
       };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-      void exited.then((code) => {
+      child.stdout?.on('data', check);
+      void exited.then((how) => {
         clearTimeout(timer);
-        reject(new Error(`npx ${args.join(' ')} exited (${code}) before printing a URL:\n${output}`));
+        reject(
+          new Error(
+            `npx ${args.join(' ')} exited (${JSON.stringify(how)}) before printing a URL:\n${output}`,
+          ),
+        );
       });
     });
     const health = (await fetch(`${url}/v2/health`)).status;
     const port = Number(new URL(url).port);
-    tree = [child.pid as number, ...descendants(child.pid as number)];
-    child.kill('SIGTERM');
-    let treeExited = false;
-    let portFreed = false;
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      treeExited = tree.every(gone);
-      portFreed = await portFree(port);
-      if (treeExited && portFreed) break;
+    tree = [pid, ...descendants(pid)];
+    process.kill(stop.target === 'pid' ? pid : -pid, stop.signal);
+    const deadline = Date.now() + STOP_BOUND_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const exit = await Promise.race([
+      exited,
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), STOP_BOUND_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    let leftRunning = living();
+    let portFreed = await portFree(port);
+    while ((leftRunning.length > 0 || !portFreed) && Date.now() < deadline) {
       await sleep(200);
+      leftRunning = living();
+      portFreed = await portFree(port);
     }
-    const exit = await Promise.race([exited, sleep(1000).then(() => 'still running')]);
-    return { url, health, processes: tree.length, treeExited, portFreed, exit, output };
+    return { url, health, processes: tree.length, exit, leftRunning, portFreed, stdout, stderr, output };
   } finally {
-    for (const pid of [child.pid as number, ...tree]) {
-      if (!gone(pid)) {
+    for (const p of processes()) {
+      if (p.pgid === pid || tree.includes(p.pid)) {
         try {
-          process.kill(pid, 'SIGKILL');
+          process.kill(p.pid, 'SIGKILL');
         } catch {}
       }
     }
   }
+}
+
+/**
+ * Whether `/bin/sh` (the shell npm runs `npx` commands with) hands its process over to the last
+ * command of `sh -c` (bash, macOS's sh) instead of running it as a child and waiting (dash, the
+ * `/bin/sh` of Debian and Ubuntu). A shell that waits dies of the SIGTERM npm forwards to it, and
+ * re-raises a SIGINT once its child has exited, so npm ends by that signal even though the mock
+ * exited 0; a shell that hands over lets npm see the mock's own exit code.
+ */
+export async function shellHandsOver(cwd: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const ran = await runOk('/bin/sh', ['-c', `'node' -e "process.stdout.write(String(process.ppid))"`], {
+    cwd,
+    env,
+  });
+  return Number(ran.stdout) === process.pid;
 }

@@ -1,7 +1,8 @@
 /**
  * The suite each Node line runs over the packed tarballs, in its own fresh npm project: ESM and CJS
  * programs using every entry point, a user's vitest suite with `createMockServer` and msw's
- * `setupServer`, an Express receiver, `npx iacm-mock` and `npx @iacm/mock-server` stopped by SIGTERM,
+ * `setupServer`, an Express receiver, `npx iacm-mock` and `npx @iacm/mock-server` stopped by SIGTERM to npx and by SIGINT to its process
+ * group,
  * and (where asked) a Jest suite and TypeScript consumers.
  */
 import { readFileSync } from 'node:fs';
@@ -9,12 +10,16 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { endpoints } from '../../packages/sdk/src/contract/index.js';
 import {
+  type CliRun,
   createConsumer,
   envFor,
   installedVersion,
   root,
   run,
   runOk,
+  STOPS,
+  type Stop,
+  shellHandsOver,
   startAndStop,
   writeFiles,
 } from './lib.js';
@@ -86,6 +91,27 @@ export async function typeCheck(
   return `${stdout}${stderr}`.trim();
 }
 
+/**
+ * Asserts that a command stopped by {@link startAndStop} ended cleanly: npx exited as `exit` says
+ * (0, or the signal sent when /bin/sh waits for its command: see {@link shellHandsOver}), the mock
+ * said it was stopping on that signal, nothing of its process tree or group still runs, the port
+ * takes a new listener, and npm printed no error (`npm error`, `ELIFECYCLE`).
+ */
+export function expectCleanStop(cli: CliRun, stop: Stop, exit: 0 | NodeJS.Signals): void {
+  expect(cli.url, cli.output).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect(cli.health, cli.output).toBe(204);
+  expect(
+    { exit: cli.exit, leftRunning: cli.leftRunning, portFreed: cli.portFreed },
+    `after ${stop.signal} to npx's ${stop.target} (${cli.processes} processes):\n${cli.output}`,
+  ).toEqual({
+    exit: exit === 0 ? { code: 0, signal: null } : { code: null, signal: exit },
+    leftRunning: [],
+    portFreed: true,
+  });
+  expect(cli.stdout).toContain(`${stop.signal} received, stopping`);
+  expect(cli.stderr).not.toMatch(/npm error|npm ERR!|ELIFECYCLE|Command failed/i);
+}
+
 /** Registers the suite of one line of the matrix. */
 export function lineSuite(line: Line): void {
   const title = `Node ${line.node}, msw ${line.msw}, vitest ${line.vitest}${line.jest ? `, Jest ${line.jest}` : ''}`;
@@ -95,6 +121,7 @@ export function lineSuite(line: Line): void {
     const nodeBin = prepared.nodeBins[String(line.node)] as string;
     const env = envFor(nodeBin);
     const node = (args: string[]) => runOk('node', args, { cwd: dir, env, timeoutMs: 60_000 });
+    let handsOver = false;
 
     beforeAll(async () => {
       await createConsumer(
@@ -116,6 +143,7 @@ export function lineSuite(line: Line): void {
         ...vitestSuite,
         ...(line.jest ? jestSuite : {}),
       });
+      handsOver = await shellHandsOver(dir, env);
     }, 180_000);
 
     it('installs the majors this line names', async () => {
@@ -167,16 +195,25 @@ export function lineSuite(line: Line): void {
       });
     });
 
-    it.each([['iacm-mock'], ['@iacm/mock-server']])(
-      'starts the standalone mock with `npx %s --port 0` and stops it with SIGTERM',
-      async (command) => {
-        const cli = await startAndStop(dir, env, [command, '--port', '0']);
-        expect(cli.url, cli.output).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-        expect(cli.health).toBe(204);
-        expect(
-          { treeExited: cli.treeExited, portFreed: cli.portFreed },
-          `after SIGTERM to npx (exit: ${cli.exit}, ${cli.processes} processes):\n${cli.output}`,
-        ).toEqual({ treeExited: true, portFreed: true });
+    it.each(
+      [['iacm-mock'], ['@iacm/mock-server']].flatMap(([command]) =>
+        STOPS.map(([name, stop]) => [command as string, name, stop] as const),
+      ),
+    )(
+      'starts the standalone mock with `npx %s --port 0` and stops it with %s',
+      async (command, _name, stop) => {
+        const cli = await startAndStop(dir, env, [command, '--port', '0'], stop);
+        expectCleanStop(cli, stop, handsOver ? 0 : stop.signal);
+      },
+      90_000,
+    );
+
+    it.each(STOPS)(
+      'with a /bin/sh that hands over (npm script-shell bash), npx iacm-mock exits 0 after %s',
+      async (_name, stop) => {
+        const bashEnv = { ...env, npm_config_script_shell: 'bash' };
+        const cli = await startAndStop(dir, bashEnv, ['iacm-mock', '--port', '0'], stop);
+        expectCleanStop(cli, stop, 0);
       },
       90_000,
     );

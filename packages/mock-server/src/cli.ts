@@ -14,7 +14,7 @@ import {
   UsageError,
 } from './adapters/cli-options.js';
 import { listen, type RunningMockServer } from './adapters/node.js';
-import { startNotice } from './adapters/progress.js';
+import { seedProgressPrinter, startNotice } from './adapters/progress.js';
 import { RequestLog } from './adapters/request-log.js';
 import { DEFAULT_SEED, DEFAULT_SIZES } from './store/state.js';
 import { VERSION } from './version.js';
@@ -118,6 +118,8 @@ async function main(argv: string[]): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    // Lines dropped since the last report would otherwise wait for a drain that may never come.
+    log?.stop();
     out(`\n${signal} received, stopping`, { msg: 'stopping', signal });
     if (!server) process.exit(0);
     server.close().then(
@@ -143,6 +145,8 @@ async function main(argv: string[]): Promise<void> {
       ...(options.delayMs !== undefined ? { delayMs: options.delayMs } : {}),
       ...(options.rateLimit ? { rateLimit: true } : {}),
       ...(log ? { onRequest: (request) => log.log(request) } : {}),
+      // Not silenced by --quiet (which turns off the request log only), like the start lines.
+      onSeedProgress: seedProgressPrinter((line) => out(line.text, line.json)),
     });
   } catch (error) {
     const err = error as NodeJS.ErrnoException;

@@ -3,7 +3,8 @@
  *
  * - {@link createMockServer}: MSW handlers for `setupServer` (Node) and `setupWorker` (browser).
  * - {@link MockCore}: the transport-free core (a plain request in, a plain response out).
- * - `@iacm/mock-server/node`: `listen()`, the standalone `node:http` server; the `iacm-mock` CLI.
+ * - `@iacm/mock-server/node`: `listen()`, the standalone `node:http` server, and `MockCore`, without
+ *   msw (this root entry imports msw, an optional peer); the `iacm-mock` CLI.
  *
  * @packageDocumentation
  */
@@ -15,6 +16,7 @@ export {
   type MockServer,
   toFetchResponse,
 } from './adapters/msw.js';
+export { SUPPORTED_MSW_RANGE, UnsupportedMswError } from './adapters/msw-support.js';
 export {
   ClockBody,
   type ControlPlane,

@@ -1,5 +1,6 @@
 /**
- * `@iacm/mock-server/node`: the standalone mock server on `node:http`.
+ * `@iacm/mock-server/node`: the standalone mock server on `node:http`, and the transport-free core.
+ * This entry needs no msw (the root entry's `createMockServer` does).
  *
  * @packageDocumentation
  */
@@ -9,3 +10,4 @@ export {
   listen,
   type RunningMockServer,
 } from './adapters/node.js';
+export { MockCore, type MockOptions } from './core/mock.js';

@@ -82,6 +82,15 @@ describe('control plane', () => {
     const last = ctx.core.control.journal(1)[0];
     expect(last?.body).toEqual({ accessKey: '[redacted]', secretKey: '[redacted]' });
     expect(JSON.stringify(ctx.core.control.journal())).not.toContain(ctx.primary.secretKey);
+    await ctx.call('POST', '/v2/workspaces/search', {
+      body: {},
+      query: { pageSize: '5', access_token: 'tok-in-query', apiKey: 'key-in-query' },
+    });
+    expect(ctx.core.control.journal(1)[0]?.query).toEqual({
+      pageSize: '5',
+      access_token: '[redacted]',
+      apiKey: '[redacted]',
+    });
     const http = await ctx.call('GET', '/__mock/journal', { token: null, query: { limit: '2' } });
     expect(http.body).toHaveLength(2);
   });
@@ -123,6 +132,16 @@ describe('control plane', () => {
     expect(ctx.core.control.faults()).toHaveLength(1);
     expect((await ctx.call('DELETE', '/__mock/faults', { token: null })).status).toBe(204);
     expect((await ctx.call('GET', '/v2/health')).status).toBe(204);
+  });
+
+  it('matches a fault path pattern with many stars without backtracking (no regular expression)', async () => {
+    const ctx = await setup();
+    ctx.core.control.addFault({ path: `/v2/${'*a'.repeat(14)}*b`, status: 503 });
+    // A regular expression built from this pattern took minutes on a path like this one.
+    const res = await ctx.call('GET', `/v2/${'a'.repeat(300)}`);
+    expect(res.status).toBe(404);
+    ctx.core.control.addFault({ path: '/v2/*ea*th', status: 503 });
+    expect((await ctx.call('GET', '/v2/health')).status).toBe(503);
   });
 
   it('refuses a malformed fault naming the field', async () => {

@@ -121,3 +121,13 @@ describe('the msw check of createMockServer', () => {
     expect(pkg.peerDependencies.msw).toBe(SUPPORTED_MSW_RANGE);
   });
 });
+
+describe('the package entries', () => {
+  it('export the msw check for instanceof and the range, and the core without msw from ./node', async () => {
+    const root = await import('@iacm/mock-server');
+    expect(root.SUPPORTED_MSW_RANGE).toBe('^2.15.0 || ^3.0.0');
+    expect(new root.UnsupportedMswError('x')).toBeInstanceOf(Error);
+    const node = await import('@iacm/mock-server/node');
+    expect(node.MockCore).toBe(root.MockCore);
+  });
+});

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { isSecretParameter } from '../core/redact.js';
+
 /** A finished request, as the request log prints it. */
 export interface RequestLogEntry {
   /** The request's method. */
@@ -28,9 +30,6 @@ export interface LogStream {
   /** Listens once for `drain`. */
   once(event: 'drain', listener: () => void): unknown;
 }
-
-/** Query parameter names whose values are never logged. */
-const SECRET_NAME = /token|key|secret|password|signature|auth|credential/i;
 
 /** The longest path (with its query) a log line shows; longer ones are cut. */
 const MAX_PATH_LENGTH = 2000;
@@ -57,7 +56,7 @@ export function maskSecrets(url: string): string {
       } catch {
         // Not valid percent-encoding: test the name as sent.
       }
-      return SECRET_NAME.test(name) ? `${rawName}=***` : pair;
+      return isSecretParameter(name) ? `${rawName}=***` : pair;
     });
   return `${url.slice(0, at)}?${masked.join('&')}`;
 }
@@ -96,8 +95,10 @@ export function formatRequestLine(entry: RequestLogEntry, format: LogFormat, tim
 /**
  * Writes lines to a stream without ever waiting for it: when `write()` returns `false` (the reader
  * is behind), the following lines are dropped and counted until the stream emits `drain`, then
- * `(N log lines dropped)` is written. So a stalled terminal or pipe costs at most one buffered
- * line, never memory or time. After a write error (the reader went away) every line is dropped.
+ * `(N log lines dropped)` is written (or at once by {@link DroppingLineWriter.reportDropped}, when the
+ * server stops). So a stalled pipe costs at most one buffered line, never memory or time. (A
+ * terminal is written synchronously on Linux: a paused terminal pauses the writer.) After a write
+ * error (the reader went away) every line is dropped.
  */
 export class DroppingLineWriter {
   readonly #stream: LogStream;
@@ -134,6 +135,25 @@ export class DroppingLineWriter {
   /** Stops writing for good (the stream failed, for example EPIPE after the reader exited). */
   markBroken(): void {
     this.#broken = true;
+  }
+
+  /**
+   * Reports now the lines dropped since the last report, without waiting for `drain` (for the end:
+   * the process may exit before the stream drains). The report is written even while the stream is
+   * backed up: one more line in its buffer. Returns how many lines it reported (0: nothing was
+   * pending, or the stream failed and nothing can be written).
+   */
+  reportDropped(): number {
+    const dropped = this.#dropped;
+    if (dropped === 0 || this.#broken) return 0;
+    this.#dropped = 0;
+    try {
+      this.#stream.write(`${this.#notice(dropped)}\n`);
+    } catch {
+      this.#broken = true;
+      return 0;
+    }
+    return dropped;
   }
 
   #write(chunk: string): void {
@@ -196,5 +216,13 @@ export class RequestLog {
   /** Stops writing for good (after a write error on the stream). */
   markBroken(): void {
     this.#writer.markBroken();
+  }
+
+  /**
+   * Called when the server stops: reports the lines dropped since the last report (which would
+   * otherwise wait for a `drain` that may never come before the process exits). Returns their count.
+   */
+  stop(): number {
+    return this.#writer.reportDropped();
   }
 }

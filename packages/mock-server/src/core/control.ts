@@ -10,7 +10,7 @@ import {
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
 import { z } from 'zod';
-import type { GuardrailEvaluation } from '../domain/evaluate.js';
+import { type GuardrailEvaluation, globMatch } from '../domain/evaluate.js';
 import type { OutboxEntry } from '../domain/events.js';
 import type { FindingInput } from '../domain/findings.js';
 import type { SimulatedRunInput } from '../domain/simulate.js';
@@ -667,7 +667,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
           throw new HttpError(
             404,
             'route_not_found',
-            `no control endpoint at ${path.slice(0, 120)}; see docs/mock-server.md`,
+            `no control endpoint at ${path.slice(0, 120)}; see https://github.com/iacm/iacm/blob/main/docs/mock-server.md`,
           );
         }
       }
@@ -691,13 +691,10 @@ export function toRateLimit(
   return { limit: option.limit, windowMs: option.windowSeconds * 1000 };
 }
 
-/** Whether a fault's path pattern matches a path; `*` matches any characters. */
+/**
+ * Whether a fault's path pattern matches a path; `*` matches any characters. No regular expression
+ * is built from the pattern (a user's): {@link globMatch} takes at most pattern x path steps.
+ */
 function pathMatches(pattern: string, path: string): boolean {
-  const regex = new RegExp(
-    `^${pattern
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-  return regex.test(path);
+  return globMatch(pattern, path);
 }

@@ -70,6 +70,7 @@ import {
   validationError,
 } from './http.js';
 import { constantTimeEqual, TokenSigner } from './jwt.js';
+import { REDACTED, redactBody, redactQuery, SECRET_HEADERS } from './redact.js';
 
 /** Options of a mock server core. */
 export interface MockOptions {
@@ -79,6 +80,12 @@ export interface MockOptions {
   sizes?: Partial<SeedSizes>;
   /** Start from this snapshot instead of generating data. */
   state?: MockState;
+  /**
+   * Called while data is generated (at the start, and again on `reset()` and `seed()`), for a
+   * progress display: `done` of `total` workspaces and events are generated (as `generateState`'s
+   * `onProgress`: every 5,000, then `total` of `total`). Not called for a snapshot (`state`).
+   */
+  onSeedProgress?: (done: number, total: number) => void;
   /** Key pair of the primary account, replacing the generated one. */
   primaryKeys?: { accessKey: string; secretKey: string };
   /** The clock, epoch milliseconds. Default `Date.now`. */
@@ -134,8 +141,6 @@ interface ResolvedRoute {
   definition: EndpointDefinition;
   params: Record<string, string>;
 }
-
-const SECRET_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-api-key', 'set-cookie']);
 
 /**
  * The transport-free mock server: a plain request in, a plain response out. Routes through the
@@ -339,7 +344,11 @@ export class MockCore {
       this.#install(JSON.parse(source.snapshot) as MockState);
       return;
     }
-    const state = generateState({ seed: source.seed, sizes: source.sizes });
+    const state = generateState({
+      seed: source.seed,
+      sizes: source.sizes,
+      onProgress: this.#options.onSeedProgress,
+    });
     const primary = state.accounts[0];
     if (primary && this.#options.primaryKeys) {
       primary.account = { ...primary.account, ...this.#options.primaryKeys };
@@ -570,7 +579,7 @@ export class MockCore {
       if (value === undefined) continue;
       const key = name.toLowerCase();
       headers[key] = SECRET_HEADERS.has(key)
-        ? '[redacted]'
+        ? REDACTED
         : typeof value === 'string'
           ? value
           : value.join(', ');
@@ -586,7 +595,7 @@ export class MockCore {
       time: new Date(started).toISOString(),
       method: request.method.toUpperCase(),
       path: request.path,
-      query: readQuery(request.query),
+      query: redactQuery(readQuery(request.query)),
       headers,
       body,
       status: response.drop ? 0 : response.status,
@@ -594,17 +603,6 @@ export class MockCore {
       ...(response.drop ? { dropped: true } : {}),
     });
   }
-}
-
-/** Keys of bodies whose values are credentials: replaced in the journal. */
-const SECRET_KEYS = /^(accessKey|secretKey|password|token|accessToken|authorization|secret|credentials)$/i;
-
-function redactBody(body: unknown): unknown {
-  if (Array.isArray(body)) return body.map(redactBody);
-  if (!isObject(body)) return body;
-  return Object.fromEntries(
-    Object.entries(body).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '[redacted]' : redactBody(v)]),
-  );
 }
 
 function resolve(method: string, path: string): ResolvedRoute {

@@ -904,6 +904,46 @@ interface AccountPlan {
 interface Shared {
   seed: number | string;
   ids: IdFactory;
+  /** Counts generated records for `onProgress`; never read by the generation itself. */
+  progress: Progress | undefined;
+}
+
+/**
+ * Counts the records {@link generateState} has generated and reports every `every` of them. It reads
+ * no random numbers and changes no record, so the generated state is the same with or without it.
+ */
+class Progress {
+  #done = 0;
+  #next: number;
+  #reported = -1;
+  readonly #total: number;
+  readonly #every: number;
+  readonly #report: (done: number, total: number) => void;
+
+  constructor(total: number, every: number, report: (done: number, total: number) => void) {
+    this.#total = total;
+    this.#every = every;
+    this.#next = every;
+    this.#report = report;
+  }
+
+  /** One more record generated. */
+  add(): void {
+    if (this.#done < this.#total) this.#done += 1;
+    if (this.#done >= this.#next) {
+      this.#next = this.#done + this.#every;
+      this.#reported = this.#done;
+      this.#report(this.#done, this.#total);
+    }
+  }
+
+  /** Reports `total` of `total`, unless that was the last report. */
+  finish(): void {
+    if (this.#reported === this.#total) return;
+    this.#done = this.#total;
+    this.#reported = this.#total;
+    this.#report(this.#total, this.#total);
+  }
 }
 
 class AccountGenerator {
@@ -1500,6 +1540,7 @@ class AccountGenerator {
         prBase: rng.int(5, 900),
         envUuid: ws.runner === 'env0' || ws.runner === 'semaphore' ? rng.uuid() : '',
       };
+      this.#shared.progress?.add();
       const start = ws.createdAt + 10 * MINUTE;
       const end = SEED_EPOCH - 15 * MINUTE;
       const slot = (end - start) / Math.max(count, 1);
@@ -1854,7 +1895,9 @@ class AccountGenerator {
       }
     }
     const events: Event[] = new Array(count);
+    const progress = this.#shared.progress;
     for (let i = 0; i < count; i++) {
+      progress?.add();
       const time = times[count - 1 - i] as number;
       let type = forced.get(i) ?? EVENT_TYPE_TABLE.pick(rng);
       if (type === 'guardrails_violation' && this.#rules.length === 0) type = 'governance_violation';
@@ -2577,7 +2620,20 @@ export interface GenerateStateOptions {
   seed?: number | string | undefined;
   /** Sizes to override (non-negative integers; `accounts` at least 1); the others come from {@link DEFAULT_SIZES}. */
   sizes?: { [K in keyof SeedSizes]?: SeedSizes[K] | undefined } | undefined;
+  /**
+   * Called while the state is generated, for a progress display: `done` records of `total` are
+   * generated, counting the workspaces (each once its runs are made) and the events of every
+   * account, the bulk of the work. Called each time `progressEvery` more records are done, and last
+   * with `done === total` (also when `total` is 0); `done` never decreases. It runs synchronously,
+   * inside `generateState`, and does not change the generated state.
+   */
+  onProgress?: ((done: number, total: number) => void) | undefined;
+  /** How many records between two calls of `onProgress` (a whole number, at least 1). Default 5,000. */
+  progressEvery?: number | undefined;
 }
+
+/** How many records between two calls of {@link GenerateStateOptions.onProgress} by default. */
+const DEFAULT_PROGRESS_EVERY = 5000;
 
 /** Merges and checks the requested sizes. */
 function resolveSizes(partial: GenerateStateOptions['sizes']): SeedSizes {
@@ -2594,6 +2650,19 @@ function resolveSizes(partial: GenerateStateOptions['sizes']): SeedSizes {
   }
   if (sizes.accounts < 1) throw new RangeError('generateState: sizes.accounts must be at least 1');
   return sizes;
+}
+
+/** The progress counter `onProgress` asks for, if any. */
+function progressOf(options: GenerateStateOptions, plans: AccountPlan[]): Progress | undefined {
+  const { onProgress, progressEvery = DEFAULT_PROGRESS_EVERY } = options;
+  if (!onProgress) return undefined;
+  if (!Number.isSafeInteger(progressEvery) || progressEvery < 1) {
+    throw new RangeError(
+      `generateState: progressEvery must be a whole number of at least 1, received ${String(progressEvery)}`,
+    );
+  }
+  const total = plans.reduce((sum, plan) => sum + plan.workspaces + plan.events, 0);
+  return new Progress(total, progressEvery, onProgress);
 }
 
 /** What one account gets: the sizes for the primary account, scaled down for the others. */
@@ -2640,18 +2709,25 @@ function accountPlan(sizes: SeedSizes, index: number): AccountPlan {
  *   than mutating it. (100,000 workspaces and 1,000,000 events take about 8 to 10 s and about
  *   1 GB of heap.)
  *
- * @throws RangeError when a size is not a non-negative integer, or `sizes.accounts` is 0.
+ * - **Progress**: `onProgress` is told how many workspaces and events are done, every
+ *   `progressEvery` (5,000) of them; it changes nothing in the state.
+ *
+ * @throws RangeError when a size is not a non-negative integer, `sizes.accounts` is 0, or
+ *   `progressEvery` is not a whole number of at least 1.
  */
 export function generateState(options: GenerateStateOptions = {}): MockState {
   const seed = options.seed ?? DEFAULT_SEED;
   const sizes = resolveSizes(options.sizes);
+  const plans = Array.from({ length: sizes.accounts }, (_, index) => accountPlan(sizes, index));
   const shared: Shared = {
     seed,
     ids: new IdFactory(new Random(`${String(seed)}:ids`)),
+    progress: progressOf(options, plans),
   };
   const accounts: AccountState[] = [];
-  for (let index = 0; index < sizes.accounts; index++) {
-    accounts.push(new AccountGenerator(shared, index, accountPlan(sizes, index)).generate());
-  }
+  plans.forEach((plan, index) => {
+    accounts.push(new AccountGenerator(shared, index, plan).generate());
+  });
+  shared.progress?.finish();
   return { version: 1, seed, sizes, accounts };
 }
