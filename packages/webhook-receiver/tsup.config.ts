@@ -1,11 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // The payload schema comes from packages/sdk/src/contract/webhooks.ts by relative path and is bundled;
-  // zod stays an external dependency.
+  // The payload schema comes from `@iacm/sdk/contract` (a devDependency, read from the SDK's sources
+  // through this package's tsconfig paths) and is bundled, code and declarations, so that the published
+  // receiver depends on no sibling package; zod stays an external dependency.
   entry: { index: 'src/index.ts', node: 'src/node.ts' },
+  noExternal: ['@iacm/sdk'],
   format: ['esm', 'cjs'],
-  dts: true,
+  dts: { resolve: ['@iacm/sdk'] },
   clean: true,
   sourcemap: true,
   target: 'es2022',

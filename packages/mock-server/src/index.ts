@@ -17,24 +17,16 @@ export {
   toFetchResponse,
 } from './adapters/msw.js';
 export { SUPPORTED_MSW_RANGE, UnsupportedMswError } from './adapters/msw-support.js';
-export {
-  ClockBody,
-  type ControlPlane,
-  type Fault,
-  FaultBody,
-  type FaultRule,
-  type JournalEntry,
-  type MockClock,
-  PolicyBody,
-  RateLimitBody,
-  RESET_STAGES,
-  type ResetStage,
-  SeedBody,
-  StateSchema,
-  type WebhookControl,
-} from './core/control.js';
-export { HttpError, type MockRequest, type MockResponse } from './core/http.js';
-export { EvaluateBody, MockCore, type MockOptions } from './core/mock.js';
+export { ClockBody } from './control/clock.js';
+export { EvaluateBody } from './control/guardrails-evaluate.js';
+export { RateLimitBody } from './control/rate-limit.js';
+export type { ControlPlane, WebhookControl } from './control/route.js';
+export { SeedBody } from './control/seed.js';
+export { StateSchema } from './control/state.js';
+export { PolicyBody } from './control/webhooks.js';
+export { RESET_STAGES, type ResetStage } from './core/control.js';
+export type { MockRequest, MockResponse } from './core/http.js';
+export { MockCore, type MockOptions } from './core/mock.js';
 export {
   evaluateGuardrails,
   type GuardrailEvaluation,
@@ -69,6 +61,10 @@ export {
   NotificationBody,
   WebhookHub,
 } from './domain/webhooks.js';
+export { HttpError } from './errors.js';
+export type { MockClock } from './pipeline/clock.js';
+export { type Fault, FaultBody, type FaultRule } from './pipeline/faults.js';
+export type { JournalEntry } from './pipeline/journal.js';
 export { Collection, type QueryOptions } from './query/collection.js';
 export type { SortValue } from './query/compare.js';
 export { type GenerateStateOptions, generateState } from './store/seed.js';

@@ -2,7 +2,7 @@ import type { RequestOptions } from './core/options.js';
 import { type ClientOptions, resolveOptions } from './core/options.js';
 import { APIPromise } from './core/pagination.js';
 import { Transport } from './core/transport.js';
-import { Auth, EventCenter, Guardrails, IacExplorer, Workspaces } from './resources/resources.js';
+import { Auth, EventCenter, Guardrails, IacExplorer, Workspaces } from './resources/index.js';
 
 /** A pipeline handed from `withOptions` to the constructor it calls (set and cleared synchronously). */
 let adopting: Transport | undefined;

@@ -189,7 +189,7 @@ export {
   IacExplorer,
   WorkspaceRuns,
   Workspaces,
-} from './resources/resources.js';
+} from './resources/index.js';
 export type {
   BackendQueryParams,
   EventQueryParams,

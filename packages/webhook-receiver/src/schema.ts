@@ -1,21 +1,23 @@
 /**
  * The payload schema (spec §2.11) and the notification kinds. The schemas have one source of truth,
- * the contract of `@iacm/sdk` (`packages/sdk/src/contract/webhooks.ts`), which the build bundles into
- * this package so that it depends on no sibling package.
+ * the contract of `@iacm/sdk` (`packages/sdk/src/contract/webhooks.ts`), imported through the package
+ * boundary as `@iacm/sdk/contract` (a devDependency): the build bundles it into this package, code and
+ * types, so that the published receiver depends on no sibling package.
  *
  * @module
  */
-import type { z } from 'zod';
-import { formatIssuePath, valueAt } from '../../sdk/src/contract/errors.js';
-import { describe } from '../../sdk/src/contract/primitives.js';
+
 import {
   type DriftNotification,
+  describe,
   type GhostResourceNotification,
   type InsightDetectedNotification,
   type UnmanagedResourceNotification,
   WebhookPayload,
   WebhookTestDelivery,
-} from '../../sdk/src/contract/webhooks.js';
+  zodIssues,
+} from '@iacm/sdk/contract';
+import type { z } from 'zod';
 import type { WebhookIssue } from './errors.js';
 
 export {
@@ -29,7 +31,7 @@ export {
   WebhookPayload,
   WebhookSample,
   WebhookTestDelivery,
-} from '../../sdk/src/contract/webhooks.js';
+} from '@iacm/sdk/contract';
 
 /** The payload type of each kind of delivery: the four notification types and the integration's `test`. */
 export interface WebhookPayloadByKind {
@@ -125,60 +127,14 @@ export function parseDelivery(value: unknown): ParsedDelivery {
   };
 }
 
-function expectedOf(issue: z.core.$ZodIssue): string | undefined {
-  switch (issue.code) {
-    case 'invalid_type':
-      return issue.expected === 'undefined' ? 'no such member' : issue.expected;
-    case 'invalid_value':
-      return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'invalid_format':
-      return issue.format === 'regex' ? `a value matching ${issue.pattern ?? 'the pattern'}` : issue.format;
-    case 'invalid_union': {
-      if ('options' in issue && Array.isArray(issue.options)) {
-        return `one of ${issue.options.map((v: unknown) => JSON.stringify(v)).join(', ')}`;
-      }
-      // An open enumeration (known values or any string): the string branch says what is required.
-      for (const branch of issue.errors) {
-        for (const inner of branch)
-          if (inner.path.length === 0 && inner.code === 'invalid_type') return inner.expected;
-      }
-      return undefined;
-    }
-    default:
-      return undefined;
-  }
-}
-
-function depth(issues: ReadonlyArray<z.core.$ZodIssue>): number {
-  return Math.max(0, ...issues.map((issue) => issue.path.length));
-}
-
-/** Turns a zod error into issues, one per bad field, each naming the field, what was expected and what came. */
+/**
+ * Turns a zod error into issues, one per bad field, each naming the field, what was expected and what
+ * came: the contract's one issue formatter, in the receiver's wording.
+ */
 function issuesFromZod(error: z.ZodError, input: unknown): WebhookIssue[] {
-  const issues: WebhookIssue[] = [];
-  const visit = (list: ReadonlyArray<z.core.$ZodIssue>, prefix: ReadonlyArray<PropertyKey>) => {
-    for (const issue of list) {
-      const path = [...prefix, ...issue.path];
-      if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-        const best = [...issue.errors].sort((a, b) => depth(b) - depth(a) || a.length - b.length)[0];
-        if (best && depth(best) > 0) {
-          visit(best, path);
-          continue;
-        }
-      }
-      const where = formatIssuePath(path);
-      const received = describe(valueAt(input, path));
-      const expected = expectedOf(issue);
-      const generic = issue.message.startsWith('Invalid');
-      const base = generic && expected ? `expected ${expected}` : issue.message;
-      const message = `${where || 'body'}: ${base}, received ${received}`;
-      issues.push(
-        expected === undefined
-          ? { path: where, message, received }
-          : { path: where, message, expected, received },
-      );
-    }
-  };
-  visit(error.issues, []);
-  return issues;
+  // zodIssues never writes an `expected: undefined` member, so its issues are WebhookIssues.
+  return zodIssues(error, input, {
+    label: (where) => where || 'body',
+    dialect: 'delivery',
+  }) as WebhookIssue[];
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { WebhookPayload, WebhookSample, WebhookTestDelivery } from '../../sdk/src/contract/webhooks.js';
+import type { WebhookPayload, WebhookSample, WebhookTestDelivery } from '@iacm/sdk/contract';
 import { encodeAuthorization, type WebhookCredentials } from './credentials.js';
 import type { WebhookKind, WebhookPayloadByKind } from './schema.js';
 

@@ -6,6 +6,7 @@
  * @module
  */
 import { endpointList } from '@iacm/sdk/contract';
+import { controlRouteListing } from '../control/routes.js';
 import { VERSION } from '../version.js';
 
 /** An answer with a ready body (the landing page is not JSON-serialised by the caller). */
@@ -23,44 +24,6 @@ export interface LandingAnswer {
  * the published package, so a relative path would lead an `npx iacm-mock` user nowhere.
  */
 export const DOCS_URL = 'https://github.com/iacm/iacm/blob/main/docs/mock-server.md';
-
-/**
- * Every route of the control plane (`createControlPlane().handle` in core/control.ts), as the
- * landing page lists them. `{id}` stands for an id. tests/cli-landing.test.ts checks this list
- * against the routes the control plane answers, both ways, so the two cannot drift apart.
- */
-const CONTROL_ROUTES: ReadonlyArray<readonly [string, string]> = [
-  ['GET /__mock/accounts', 'the accounts and their key pairs'],
-  ['POST /__mock/reset', 'back to how the mock started'],
-  ['POST /__mock/seed', 'generate new data: { seed, sizes? }'],
-  ['GET /__mock/state', 'the whole state as JSON'],
-  ['PUT /__mock/state', 'load a snapshot'],
-  ['GET /__mock/journal', 'the last requests (?limit=N), credentials redacted'],
-  ['DELETE /__mock/journal', 'empty the journal'],
-  ['POST /__mock/faults', 'inject a fault (status, delay, dropped connection)'],
-  ['GET /__mock/faults', 'faults still waiting'],
-  ['DELETE /__mock/faults', 'remove all faults'],
-  [
-    'POST /__mock/rate-limit',
-    "the service's rate limit, off by default: { enabled, limit?, windowSeconds? }",
-  ],
-  ['GET /__mock/clock', "the mock's clock"],
-  ['POST /__mock/clock', "stop, move or resume the mock's clock: { now } | { advanceMs } | { resume: true }"],
-  ['POST /__mock/workspaces/{id}/runs', 'simulate a CI run, evaluated against the guardrail rules'],
-  ['POST /__mock/guardrails/evaluate', 'dry-run guardrail rules against a plan; stores nothing'],
-  ['POST /__mock/stacks/{id}/findings', 'record a finding on an IaC stack'],
-  ['GET /__mock/outbox', 'notifications queued for delivery (?accountId=)'],
-  ['POST /__mock/notifications', 'queue and deliver a notification'],
-  ['POST /__mock/integrations/webhook', 'create a webhook integration'],
-  ['GET /__mock/integrations/webhook', 'the webhook integrations (?accountId=)'],
-  ['PATCH /__mock/integrations/webhook/{id}', 'rename it, change its URL or credentials'],
-  ['DELETE /__mock/integrations/webhook/{id}', 'remove it'],
-  ['POST /__mock/integrations/webhook/{id}/test', 'send it a test notification now'],
-  ['GET /__mock/integrations/webhook/{id}/deliveries', 'its delivery attempts'],
-  ['GET /__mock/deliveries', 'every delivery attempt'],
-  ['POST /__mock/deliveries/flush', 'wait until every delivery in progress has finished'],
-  ['PUT /__mock/deliveries/policy', 'delivery retries: { attempts, baseDelayMs, timeoutMs }'],
-];
 
 /** The landing document as data (the JSON answer; the HTML page shows the same). */
 export function landingDocument(baseUrl: string) {
@@ -84,7 +47,7 @@ export function landingDocument(baseUrl: string) {
     })),
     controlPlane: {
       note: 'no auth: keep the mock on a local address',
-      routes: CONTROL_ROUTES.map(([route, summary]) => ({ route, summary })),
+      routes: controlRouteListing(),
       docs: DOCS_URL,
     },
   };

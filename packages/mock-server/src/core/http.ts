@@ -1,11 +1,4 @@
-import {
-  type ErrorCode,
-  type FieldIssue,
-  fieldIssuesFromZod,
-  type IssueLocation,
-  summariseIssues,
-} from '@iacm/sdk/contract';
-import type { z } from 'zod';
+export { HttpError, notFound, parseOr400, validationError } from '../errors.js';
 
 /** A plain request, as an adapter hands it to the core. */
 export interface MockRequest {
@@ -33,55 +26,6 @@ export interface MockResponse {
   body: unknown;
   /** When true the adapter closes the connection without answering (fault injection). */
   drop?: boolean;
-}
-
-/** An error answer on its way out of a handler: thrown, then turned into the error body. */
-export class HttpError extends Error {
-  /** HTTP status. */
-  readonly status: number;
-  /** Machine-readable code. */
-  readonly code: ErrorCode;
-  /** Field issues, for validation failures. */
-  readonly issues: FieldIssue[] | undefined;
-  /** Extra response headers. */
-  readonly headers: Record<string, string>;
-
-  /** Creates an error answer. */
-  constructor(
-    status: number,
-    code: ErrorCode,
-    message: string,
-    options: { issues?: FieldIssue[]; headers?: Record<string, string> } = {},
-  ) {
-    super(message);
-    this.name = 'HttpError';
-    this.status = status;
-    this.code = code;
-    this.issues = options.issues;
-    this.headers = options.headers ?? {};
-  }
-}
-
-/** A 400 `validation_failed` naming every bad field. */
-export function validationError(issues: FieldIssue[]): HttpError {
-  return new HttpError(400, 'validation_failed', summariseIssues(issues), { issues });
-}
-
-/** Parses `input` with `schema`, or throws a 400 naming every bad field of it. */
-export function parseOr400<T extends z.ZodType>(
-  schema: T,
-  input: unknown,
-  location: IssueLocation = 'body',
-): z.output<T> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw validationError(fieldIssuesFromZod(result.error, location, input));
-  return result.data;
-}
-
-/** A 404 for a record that does not exist in the caller's account. */
-export function notFound(kind: string, id: string): HttpError {
-  const shown = id.length > 40 ? `${id.slice(0, 40)}…` : id;
-  return new HttpError(404, 'not_found', `no ${kind} with id "${shown}" in this account`);
 }
 
 /** Reads a header from either header form, case-insensitively; a repeated header is joined with ", ". */

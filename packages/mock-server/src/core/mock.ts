@@ -1,38 +1,36 @@
 import {
-  type EndpointDefinition,
-  type EndpointName,
-  type Event,
-  endpointList,
-  type FieldIssue,
   fieldIssuesFromZod,
-  GuardrailCreateBody,
   type GuardrailRule,
   type IacStack,
-  type IssueLocation,
-  matchPath,
-  ObjectId,
   pathIdToObjectId,
   WebhookPayload,
   type WorkspaceRun,
 } from '@iacm/sdk/contract';
 import { generateNotification } from '@iacm/webhook-receiver';
-import { z } from 'zod';
+import { EvaluateBody } from '../control/guardrails-evaluate.js';
+import { createControlPlane } from '../control/plane.js';
+import type { ControlPlane } from '../control/route.js';
 import { evaluateGuardrails, type GuardrailEvaluation } from '../domain/evaluate.js';
 import { EventRecorder, type OutboxEntry } from '../domain/events.js';
 import { FindingBody, recordFinding } from '../domain/findings.js';
-import {
-  type DomainServices,
-  PlanContentSchema,
-  RunScopeSchema,
-  SimulatedRunBody,
-  simulateRun,
-} from '../domain/simulate.js';
+import { type DomainServices, SimulatedRunBody, simulateRun } from '../domain/simulate.js';
 import {
   DEFAULT_DELIVERY_POLICY,
   type DeliveryPolicy,
   NotificationBody,
   WebhookHub,
 } from '../domain/webhooks.js';
+import { notFound, parseOr400, validationError } from '../errors.js';
+import { type HandlerServices, operations } from '../operations/index.js';
+import { authenticate } from '../pipeline/authenticate.js';
+import { RequestBody } from '../pipeline/body.js';
+import { type MockClock, MovableClock } from '../pipeline/clock.js';
+import { FaultBook } from '../pipeline/faults.js';
+import { DEFAULT_JOURNAL_LIMIT, Journal } from '../pipeline/journal.js';
+import { clientOf, type RateLimit, RateLimiter, toRateLimit } from '../pipeline/rate-limit.js';
+import { type RequestLine, readRequestLine } from '../pipeline/request.js';
+import { errorResponse, successResponse, withRequestId } from '../pipeline/respond.js';
+import { resolveRoute, validateInput } from '../pipeline/route.js';
 import { Random } from '../store/random.js';
 import { generateState } from '../store/seed.js';
 import {
@@ -43,34 +41,10 @@ import {
   type SeedSizes,
 } from '../store/state.js';
 import { type AccountStore, Store } from '../store/store.js';
-import {
-  type ControlPlane,
-  createControlPlane,
-  FaultBook,
-  Journal,
-  type MockClock,
-  MovableClock,
-  type RateLimit,
-  RateLimiter,
-  RESET_STAGES,
-  type ResetStage,
-  type Resettable,
-  toRateLimit,
-} from './control.js';
-import { type HandlerServices, handlers } from './handlers.js';
-import {
-  HttpError,
-  internalErrorResponse,
-  type MockRequest,
-  type MockResponse,
-  notFound,
-  parseOr400,
-  readHeader,
-  readQuery,
-  validationError,
-} from './http.js';
-import { constantTimeEqual, TokenSigner } from './jwt.js';
-import { REDACTED, redactBody, redactQuery, SECRET_HEADERS } from './redact.js';
+import { RESET_STAGES, type ResetStage, type Resettable } from './control.js';
+import { EventCursor } from './event-cursor.js';
+import type { MockRequest, MockResponse } from './http.js';
+import { Login } from './login.js';
 
 /** Options of a mock server core. */
 export interface MockOptions {
@@ -132,14 +106,8 @@ function startConfiguration(options: MockOptions): StartConfiguration {
     rateLimit: toRateLimit(options.rateLimit),
     deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, ...options.deliveryPolicy },
     delayMs: options.delayMs ?? 0,
-    journalLimit: options.journalLimit ?? 500,
+    journalLimit: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
   });
-}
-
-interface ResolvedRoute {
-  name: EndpointName;
-  definition: EndpointDefinition;
-  params: Record<string, string>;
 }
 
 /**
@@ -155,14 +123,14 @@ export class MockCore {
 
   readonly #options: MockOptions;
   readonly #start: StartConfiguration;
-  /** Signs login tokens; made once per instance and kept across resets, so earlier tokens stay valid. */
-  readonly #signer: TokenSigner;
-  /** Signs continuation tokens; kept across resets too, so earlier continuation tokens stay valid. */
-  readonly #cursorSigner: TokenSigner;
+  /** Login: issues and checks bearer tokens; kept across resets, so earlier tokens stay valid. */
+  readonly #login: Login;
+  /** The event center's continuation tokens; kept across resets too, so earlier tokens stay valid. */
+  readonly #cursor: EventCursor;
   #random!: Random;
   #buildCount = 0;
   readonly #journal: Journal;
-  readonly #faults = new FaultBook();
+  readonly #faults: FaultBook;
   readonly #rateLimiter: RateLimiter;
   readonly #clock: MovableClock;
   readonly #events = new EventRecorder(
@@ -191,9 +159,10 @@ export class MockCore {
     this.#options = options;
     this.#start = startConfiguration(options);
     const secretSource = new Random(`jwt:${String(options.seed ?? DEFAULT_SEED)}:${Math.random()}`);
-    this.#signer = new TokenSigner(secretSource.hex(64));
-    this.#cursorSigner = new TokenSigner(secretSource.hex(64));
+    this.#login = new Login(secretSource.hex(64), options.tokenTtlSeconds);
+    this.#cursor = new EventCursor(secretSource.hex(64));
     this.#journal = new Journal(this.#start.journalLimit);
+    this.#faults = new FaultBook({ delayMs: this.#start.delayMs });
     this.#rateLimiter = new RateLimiter(this.#start.rateLimit);
     this.#clock = new MovableClock(options.clock ?? Date.now);
     this.clock = this.#clock;
@@ -372,61 +341,13 @@ export class MockCore {
         if (!this.#idTaken(id)) return id;
       }
     },
-    login: async (accessKey, secretKey) => {
-      let match: AccountStore | undefined;
-      for (const account of this.store.accounts.values()) {
-        // Compare every account's pair so the time taken does not tell which key was wrong.
-        const [a, s] = await Promise.all([
-          constantTimeEqual(accessKey, account.account.accessKey),
-          constantTimeEqual(secretKey, account.account.secretKey),
-        ]);
-        if (a && s) match = account;
-      }
-      if (!match)
-        throw new HttpError(
-          401,
-          'invalid_credentials',
-          'the access key and secret key do not match any account',
-        );
-      const iat = Math.floor(this.now() / 1000);
-      const exp = iat + (this.#options.tokenTtlSeconds ?? 3600);
-      const accessToken = await this.#signer.sign({
-        sub: match.account.id,
-        iat,
-        exp,
-        jti: this.#random.hex(16),
-      });
-      return { accessToken, expiresAt: exp, tokenType: 'Bearer' };
-    },
-    encodeCursor: async (hash: string, last: Event) => {
-      // A JWT-shaped token: signed, so any change is detected; bound to the query's hash.
-      return this.#cursorSigner.sign({
-        sub: `${hash}|${last.event_timestamp}|${last.id}`,
-        iat: 0,
-        exp: 4102444800,
-        jti: 'c',
-      });
-    },
+    login: (accessKey, secretKey) =>
+      this.#login.login(this.store.accounts.values(), accessKey, secretKey, this.now(), () =>
+        this.#random.hex(16),
+      ),
+    encodeCursor: (hash, last) => this.#cursor.encode(hash, last),
+    decodeCursor: (token, hash) => this.#cursor.decode(token, hash),
     events: this.#events,
-    decodeCursor: async (token: string, hash: string) => {
-      const result = await this.#cursorSigner.verify(token, 0);
-      const [tokenHash, timestamp, id] = 'claims' in result ? result.claims.sub.split('|') : [];
-      if (!tokenHash || !timestamp || !id) {
-        throw invalid(
-          'body',
-          'continuationToken',
-          'body.continuationToken: this token was not issued by this server or was altered; send back the token of the previous page unchanged',
-        );
-      }
-      if (tokenHash !== hash) {
-        throw invalid(
-          'body',
-          'continuationToken',
-          'body.continuationToken: this token belongs to a different query; send it with the same query (filters, time window, search text) as the page it came from',
-        );
-      }
-      return { timestamp, id };
-    },
   };
 
   #idTaken(id: string): boolean {
@@ -436,284 +357,52 @@ export class MockCore {
     return false;
   }
 
-  /** Handles one request and never throws: every failure becomes an error answer. */
+  /**
+   * Handles one request and never throws: every failure becomes an error answer. The request walks
+   * the stages of `pipeline/`: journal (the request id now, the entry once answered) -> read the
+   * request line and headers -> rate limit -> faults -> route -> authenticate -> read and parse the
+   * body, validate the inputs -> operation -> respond. The control plane (`/__mock`) is neither
+   * rate-limited nor faulted, and has no authentication.
+   */
   async handle(request: MockRequest): Promise<MockResponse> {
     const started = this.now();
     const resets = this.#resets;
     const requestId = this.#journal.nextRequestId();
+    const body = new RequestBody(request);
     let response: MockResponse;
     try {
-      response = await this.#handle(request, requestId);
+      const line = readRequestLine(request);
+      response = line.control
+        ? await this.control.handle(line.method, line.path, line.query, body.value(), requestId)
+        : await this.#api(request, line, body, requestId);
     } catch (error) {
       response = errorResponse(error, requestId);
     }
-    response.headers['x-request-id'] = requestId;
+    withRequestId(response, requestId);
     // A request answered across a reset (`POST /__mock/reset` itself, or one in flight) belongs to the
     // history the reset cleared: the journal starts empty, as in a fresh mock.
-    if (this.#resets === resets) this.#record(request, response, requestId, started);
+    if (this.#resets === resets) {
+      this.#journal.record(request, response, requestId, started, this.now(), () => body.value());
+    }
     return response;
   }
 
-  async #handle(request: MockRequest, requestId: string): Promise<MockResponse> {
-    const method = request.method.toUpperCase();
-    const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
-    if (path === '/__mock' || path.startsWith('/__mock/')) {
-      const body = parseBody(request);
-      return this.control.handle(method, path, readQuery(request.query), body, requestId);
-    }
-
-    const fault = this.#faults.take(method, path);
-    if (fault?.delayMs) await sleep(fault.delayMs);
-    if (fault?.drop) return { status: 0, headers: {}, body: undefined, drop: true };
-    if (fault?.status !== undefined) {
-      const body =
-        fault.body !== undefined
-          ? fault.body
-          : {
-              status: fault.status,
-              code: codeFor(fault.status),
-              message: `fault injected by the mock's control plane (status ${fault.status})`,
-              requestId,
-            };
-      return {
-        status: fault.status,
-        headers: { 'content-type': 'application/json', ...lower(fault.headers) },
-        body,
-      };
-    }
-
-    const client = readHeader(request.headers, 'x-forwarded-for')?.split(',')[0]?.trim() || 'local';
-    this.#rateLimiter.check(client, this.now());
-    if (this.#start.delayMs) await sleep(this.#start.delayMs);
-
-    const route = resolve(method, path);
-    const { definition } = route;
-    const account = definition.auth ? await this.#authenticate(request) : undefined;
-    const body = parseBody(request);
-    const issues: FieldIssue[] = [];
-    const params = definition.params ? check(definition.params, route.params, 'path', issues) : {};
-    const query = check(definition.query, readQuery(request.query), 'query', issues) as Record<
-      string,
-      unknown
-    >;
-    let input: unknown;
-    if (definition.body === undefined) {
-      if (body !== undefined && !(isObject(body) && Object.keys(body).length === 0)) {
-        issues.push({
-          location: 'body',
-          path: '',
-          message: `body: ${method} ${definition.path} takes no body`,
-        });
-      }
-    } else if (body === undefined && definition.bodyRequired) {
-      issues.push({
-        location: 'body',
-        path: '',
-        message: `body: ${method} ${definition.path} needs a JSON body`,
-      });
-    } else {
-      input = check(definition.body, body ?? {}, 'body', issues);
-    }
-    if (issues.length > 0) throw validationError(issues);
-    const result = await handlers[route.name]({
-      account,
-      params: params as Record<string, string>,
-      query,
-      body: input,
-      services: this.#services,
-    });
-    if (definition.successStatus === 204) return { status: 204, headers: {}, body: undefined };
-    return { status: 200, headers: { 'content-type': 'application/json' }, body: result };
+  /** The stages of an API request after the journal. */
+  async #api(
+    request: MockRequest,
+    line: RequestLine,
+    body: RequestBody,
+    requestId: string,
+  ): Promise<MockResponse> {
+    this.#rateLimiter.check(clientOf(request), this.now());
+    const injected = await this.#faults.apply(line.method, line.path, requestId);
+    if (injected) return injected;
+    const route = resolveRoute(line.method, line.path);
+    const account = route.definition.auth
+      ? await authenticate(request.headers, this.#login, this.store.accounts, this.now())
+      : undefined;
+    const input = validateInput(route, line.method, line.query, () => body.value());
+    const result = await operations[route.name]({ account, ...input, services: this.#services });
+    return successResponse(route.definition, result);
   }
-
-  async #authenticate(request: MockRequest): Promise<AccountStore> {
-    const header = readHeader(request.headers, 'authorization');
-    if (header === undefined) {
-      throw new HttpError(
-        401,
-        'unauthorized',
-        'missing Authorization header; send "Authorization: Bearer <token>" with a token from POST /v2/login',
-        {
-          headers: { 'www-authenticate': 'Bearer' },
-        },
-      );
-    }
-    const match = /^Bearer +([^\s]+)$/i.exec(header.trim());
-    if (!match) {
-      throw new HttpError(401, 'unauthorized', 'malformed Authorization header; expected "Bearer <token>"', {
-        headers: { 'www-authenticate': 'Bearer error="invalid_request"' },
-      });
-    }
-    const result = await this.#signer.verify(match[1] as string, Math.floor(this.now() / 1000));
-    if ('problem' in result) {
-      const expired = result.problem === 'expired';
-      throw new HttpError(
-        401,
-        expired ? 'token_expired' : 'unauthorized',
-        expired
-          ? 'the bearer token has expired; log in again with POST /v2/login'
-          : 'the bearer token is not valid (malformed or not signed by this server); log in with POST /v2/login',
-        { headers: { 'www-authenticate': `Bearer error="invalid_token"` } },
-      );
-    }
-    const account = this.store.accounts.get(result.claims.sub);
-    if (!account) {
-      throw new HttpError(
-        401,
-        'unauthorized',
-        'the bearer token names an account this server does not have (was the state reset?)',
-        {
-          headers: { 'www-authenticate': `Bearer error="invalid_token"` },
-        },
-      );
-    }
-    return account;
-  }
-
-  #record(request: MockRequest, response: MockResponse, requestId: string, started: number): void {
-    if (!this.#journal.enabled) return;
-    const headers: Record<string, string> = {};
-    const source =
-      request.headers instanceof Headers ? Object.fromEntries(request.headers) : (request.headers ?? {});
-    for (const [name, value] of Object.entries(source)) {
-      if (value === undefined) continue;
-      const key = name.toLowerCase();
-      headers[key] = SECRET_HEADERS.has(key)
-        ? REDACTED
-        : typeof value === 'string'
-          ? value
-          : value.join(', ');
-    }
-    let body: unknown;
-    try {
-      body = redactBody(parseBody(request));
-    } catch {
-      body = '[not JSON]';
-    }
-    this.#journal.add({
-      id: requestId,
-      time: new Date(started).toISOString(),
-      method: request.method.toUpperCase(),
-      path: request.path,
-      query: redactQuery(readQuery(request.query)),
-      headers,
-      body,
-      status: response.drop ? 0 : response.status,
-      durationMs: Math.max(0, this.now() - started),
-      ...(response.drop ? { dropped: true } : {}),
-    });
-  }
-}
-
-function resolve(method: string, path: string): ResolvedRoute {
-  const candidates: Array<ResolvedRoute & { literal: number }> = [];
-  for (const definition of endpointList) {
-    const params = matchPath(definition.path, path);
-    if (!params) continue;
-    const literal = definition.path.split('/').filter((part) => !part.startsWith('{')).length;
-    candidates.push({ name: definition.name as EndpointName, definition, params, literal });
-  }
-  if (candidates.length === 0) {
-    throw new HttpError(
-      404,
-      'route_not_found',
-      `no endpoint at ${truncate(path)}; see docs/api-semantics.md for the API's paths`,
-    );
-  }
-  const best = Math.max(...candidates.map((c) => c.literal));
-  const specific = candidates.filter((c) => c.literal === best);
-  const hit = specific.find((c) => c.definition.method === method);
-  if (hit) return hit;
-  const allow = [...new Set(specific.map((c) => c.definition.method))].join(', ');
-  throw new HttpError(
-    405,
-    'method_not_allowed',
-    `${method} is not allowed on ${truncate(path)}; allowed: ${allow}`,
-    {
-      headers: { allow },
-    },
-  );
-}
-
-function truncate(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}
-
-/** Body of `POST /__mock/guardrails/evaluate`. */
-export const EvaluateBody = z.strictObject({
-  accountId: ObjectId.optional(),
-  rules: z.array(GuardrailCreateBody).max(1000).optional(),
-  run: RunScopeSchema,
-  plan: PlanContentSchema,
-});
-
-/** Parses `input`; on failure adds its field issues to `issues` (so one answer names every bad field). */
-function check(schema: z.ZodType, input: unknown, location: IssueLocation, issues: FieldIssue[]): unknown {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  issues.push(...fieldIssuesFromZod(result.error, location, input));
-  return undefined;
-}
-
-function invalid(location: IssueLocation, path: string, message: string): HttpError {
-  return validationError([{ location, path, message }]);
-}
-
-function parseBody(request: MockRequest): unknown {
-  if (request.rawBody === undefined) return request.body;
-  const contentType = readHeader(request.headers, 'content-type');
-  if (request.rawBody.trim() === '') return undefined;
-  if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
-    throw new HttpError(
-      415,
-      'unsupported_media_type',
-      `expected a JSON body with Content-Type: application/json, received Content-Type: ${truncate(contentType)}`,
-    );
-  }
-  try {
-    return JSON.parse(request.rawBody);
-  } catch (error) {
-    throw new HttpError(400, 'invalid_json', `the body is not valid JSON: ${(error as Error).message}`);
-  }
-}
-
-function errorResponse(error: unknown, requestId: string): MockResponse {
-  if (error instanceof HttpError) {
-    const body: Record<string, unknown> = {
-      status: error.status,
-      code: error.code,
-      message: error.message,
-      requestId,
-    };
-    if (error.issues) body.issues = error.issues;
-    return { status: error.status, headers: { 'content-type': 'application/json', ...error.headers }, body };
-  }
-  return internalErrorResponse(requestId);
-}
-
-function codeFor(status: number): string {
-  const codes: Record<number, string> = {
-    400: 'validation_failed',
-    401: 'unauthorized',
-    403: 'forbidden',
-    404: 'not_found',
-    408: 'request_timeout',
-    409: 'conflict',
-    422: 'unprocessable_entity',
-    429: 'rate_limited',
-    503: 'service_unavailable',
-  };
-  return codes[status] ?? (status >= 500 ? 'internal_error' : 'fault');
-}
-
-function lower(headers: Record<string, string> | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -10,42 +10,14 @@ import type {
   GuardrailViolation,
   PolicySeverity,
 } from '@iacm/sdk/contract';
+import { globMatch } from '../query/glob.js';
 import type { PlanChange, PlanContent, PolicyFinding, RunScope } from './plan.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Matching
 // ---------------------------------------------------------------------------------------------------
 
-/**
- * Matches `value` against a glob `pattern`, whole-string and case-sensitive. `*` matches any run of
- * characters, the empty run and `/` included; every other character, regex metacharacters
- * included, matches only itself. Runs in O(pattern × value) at worst, without regular expressions.
- *
- * @example globMatch('feature/*', 'feature/a/b') // true
- * @example globMatch('prod-?', 'prod-1') // false: `?` is literal
- */
-export function globMatch(pattern: string, value: string): boolean {
-  let p = 0;
-  let v = 0;
-  let star = -1; // position in pattern just after the last `*` seen
-  let mark = 0; // position in value where that `*` started matching
-  while (v < value.length) {
-    if (p < pattern.length && pattern[p] === '*') {
-      star = ++p;
-      mark = v;
-    } else if (p < pattern.length && pattern[p] === value[v]) {
-      p++;
-      v++;
-    } else if (star >= 0) {
-      p = star;
-      v = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.length && pattern[p] === '*') p++;
-  return p === pattern.length;
-}
+export { globMatch };
 
 /**
  * Matches a subject against an `{ include, exclude }` list of glob patterns (see {@link globMatch}).

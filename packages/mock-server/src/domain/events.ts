@@ -1,6 +1,10 @@
 import type { Event, EventType, MutationType, WebhookPayload } from '@iacm/sdk/contract';
 import type { Random } from '../store/random.js';
+import type { OutboxEntry } from '../store/state.js';
 import type { AccountStore } from '../store/store.js';
+
+// The outbox is part of the account's store, so its entry type lives there (store/state.ts).
+export type { OutboxEntry } from '../store/state.js';
 
 /** The integration id of events the platform itself records (API mutations, runs). */
 export const PLATFORM_INTEGRATION_ID = 'iacm-platform';
@@ -21,21 +25,6 @@ export interface EventInput {
   providerType?: string | undefined;
   /** Attributes, as key/value pairs (values are stringified). */
   attributes: Record<string, string | number | boolean | undefined>;
-}
-
-/** A notification waiting for delivery to the account's webhook integrations. */
-export interface OutboxEntry {
-  /** The entry's id. */
-  id: string;
-  /** When it was queued (ISO 8601). */
-  createdAt: string;
-  /** Why: a guardrail violation (through the rule's notification configuration) or a stack finding. */
-  source:
-    | { kind: 'guardrail_violation'; ruleId: string; notificationId: string | undefined; runId: string }
-    | { kind: 'finding'; stackId: string }
-    | { kind: 'manual' };
-  /** The webhook payload to deliver. */
-  payload: WebhookPayload;
 }
 
 /** Records events and queued notifications for one mock. */

@@ -1,7 +1,7 @@
 import type { WebhookPayload } from '@iacm/sdk/contract';
 import { encodeAuthorization, generateNotification, type WebhookCredentials } from '@iacm/webhook-receiver';
 import { z } from 'zod';
-import { HttpError, notFound } from '../core/http.js';
+import { HttpError, notFound } from '../errors.js';
 import type { OutboxEntry } from './events.js';
 
 /** Credentials of a webhook integration as the control plane takes them: Basic, or one header value. */

@@ -5,9 +5,25 @@ import type {
   IacStack,
   Module,
   Repository,
+  WebhookPayload,
   WorkspaceRun,
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
+
+/** A notification waiting for delivery to the account's webhook integrations. */
+export interface OutboxEntry {
+  /** The entry's id. */
+  id: string;
+  /** When it was queued (ISO 8601). */
+  createdAt: string;
+  /** Why: a guardrail violation (through the rule's notification configuration) or a stack finding. */
+  source:
+    | { kind: 'guardrail_violation'; ruleId: string; notificationId: string | undefined; runId: string }
+    | { kind: 'finding'; stackId: string }
+    | { kind: 'manual' };
+  /** The webhook payload to deliver. */
+  payload: WebhookPayload;
+}
 
 /** An account of the mock, with the key pair that logs in to it. */
 export interface MockAccount {

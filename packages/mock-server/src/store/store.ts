@@ -1,7 +1,6 @@
 import type { Event, GuardrailRule, WorkspaceRun, WorkspaceSummary } from '@iacm/sdk/contract';
-import type { OutboxEntry } from '../domain/events.js';
 import { Collection } from '../query/collection.js';
-import type { AccountState, MockAccount, MockState, NotificationConfig } from './state.js';
+import type { AccountState, MockAccount, MockState, NotificationConfig, OutboxEntry } from './state.js';
 
 /** Sortable fields of workspaces, by the spec's sort names (and the default `lastRunTime`). */
 export const WORKSPACE_SORTS = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describe, openEnum } from './primitives.js';
+import { looksLikeSecretName } from './redaction.js';
 
 /**
  * The stable, machine-readable error codes of the error body. Clients branch on `code`, never on
@@ -23,6 +24,79 @@ export const ERROR_CODES = [
   'internal_error',
   'service_unavailable',
 ] as const;
+
+/**
+ * The names of the SDK's error classes that an error answer becomes (`@iacm/sdk` exports each): one
+ * per status the API gives a class of its own, and `APIError` for the others.
+ */
+export type ApiErrorClassName =
+  | 'BadRequestError'
+  | 'AuthenticationError'
+  | 'PermissionDeniedError'
+  | 'NotFoundError'
+  | 'ConflictError'
+  | 'UnprocessableEntityError'
+  | 'RateLimitError'
+  | 'InternalServerError'
+  | 'APIError';
+
+/** One row of {@link API_ERRORS}: the status an error code is answered with, and the SDK's class for it. */
+export interface ApiErrorEntry {
+  /** The HTTP status of an answer with this code. */
+  readonly status: number;
+  /** The SDK error class an answer with this status becomes. */
+  readonly errorClass: ApiErrorClassName;
+}
+
+/**
+ * The API error table, the one home of status <-> code <-> class: for each code of
+ * {@link ERROR_CODES}, the HTTP status it is answered with and the SDK error class that status
+ * becomes. The mock answers by it, the SDK maps statuses to classes by it and the OpenAPI document
+ * lists the codes of each error response by it. Several codes can share a status (the first one
+ * listed is the status's general code, see {@link codeOfStatus}); codes of one status share a class.
+ */
+export const API_ERRORS = {
+  validation_failed: { status: 400, errorClass: 'BadRequestError' },
+  invalid_json: { status: 400, errorClass: 'BadRequestError' },
+  unsupported_media_type: { status: 415, errorClass: 'APIError' },
+  payload_too_large: { status: 413, errorClass: 'APIError' },
+  unauthorized: { status: 401, errorClass: 'AuthenticationError' },
+  invalid_credentials: { status: 401, errorClass: 'AuthenticationError' },
+  token_expired: { status: 401, errorClass: 'AuthenticationError' },
+  forbidden: { status: 403, errorClass: 'PermissionDeniedError' },
+  not_found: { status: 404, errorClass: 'NotFoundError' },
+  route_not_found: { status: 404, errorClass: 'NotFoundError' },
+  method_not_allowed: { status: 405, errorClass: 'APIError' },
+  conflict: { status: 409, errorClass: 'ConflictError' },
+  unprocessable_entity: { status: 422, errorClass: 'UnprocessableEntityError' },
+  rate_limited: { status: 429, errorClass: 'RateLimitError' },
+  internal_error: { status: 500, errorClass: 'InternalServerError' },
+  service_unavailable: { status: 503, errorClass: 'InternalServerError' },
+} as const satisfies Record<ErrorCode, ApiErrorEntry>;
+
+/** The HTTP status an error code is answered with, or undefined for a code not in {@link API_ERRORS}. */
+export function statusOfCode(code: string): number | undefined {
+  return Object.hasOwn(API_ERRORS, code) ? API_ERRORS[code as ErrorCode].status : undefined;
+}
+
+/**
+ * The general error code of an HTTP status: the first code of {@link API_ERRORS} with that status
+ * (`400` -> `validation_failed`, `401` -> `unauthorized`), or undefined for a status the table does
+ * not list.
+ */
+export function codeOfStatus(status: number): ErrorCode | undefined {
+  return ERROR_CODES.find((code) => API_ERRORS[code].status === status);
+}
+
+/**
+ * The SDK error class name of an HTTP error status: the class of its codes in {@link API_ERRORS};
+ * for a status the table does not list, `InternalServerError` for 5xx and `APIError` otherwise.
+ */
+export function errorClassOfStatus(status: number): ApiErrorClassName {
+  const code = codeOfStatus(status);
+  if (code !== undefined) return API_ERRORS[code].errorClass;
+  return status >= 500 ? 'InternalServerError' : 'APIError';
+}
 
 /** A machine-readable error code: one of {@link ERROR_CODES}, or a code this version does not know yet. */
 export const ErrorCode = openEnum(ERROR_CODES);
@@ -109,11 +183,9 @@ export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
-/** Member names whose values are credentials: their content is never described, only their kind and length. */
-const SECRET_MEMBER = /key|secret|password|token|authori[sz]ation|credential/i;
-
+/** Whether a path passes through a member that looks like a credential: its content is never described, only its kind and length. */
 function isSecretPath(path: ReadonlyArray<PropertyKey>): boolean {
-  return path.some((part) => typeof part === 'string' && SECRET_MEMBER.test(part));
+  return path.some((part) => typeof part === 'string' && looksLikeSecretName(part));
 }
 
 function describeSafely(value: unknown, path: ReadonlyArray<PropertyKey>): string {
@@ -136,40 +208,86 @@ export function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknow
   return current;
 }
 
-function expectedOf(issue: z.core.$ZodIssue): string | undefined {
+/**
+ * How {@link zodIssues} words the issues of one kind of input:
+ * - `request` (the API's `validation_failed` issues, from the mock and the SDK): a message keeps
+ *   zod's own wording unless it is the generic `Invalid input`; a string at a member that looks like
+ *   a credential is described by its length only;
+ * - `delivery` (the webhook receiver's `invalid_payload` issues): any message that starts with
+ *   `Invalid` is reworded as what was expected, an open enumeration or a union of literals says what
+ *   it takes, and an absent member that must stay absent reads `no such member`.
+ */
+export type IssueDialect = 'request' | 'delivery';
+
+/** How {@link zodIssues} writes its issues. */
+export interface IssueFormat {
+  /** How a message names the field, from its dotted path (`""` for the whole input). */
+  readonly label: (where: string) => string;
+  /** The wording. Default `request`. */
+  readonly dialect?: IssueDialect;
+}
+
+/** One issue as {@link zodIssues} writes it: a {@link FieldIssue} without its location. */
+export interface ZodIssueText {
+  /** Dotted path of the field, `""` for the input itself (`filters.status[0]`). */
+  path: string;
+  /** What is wrong, naming the field (by the format's `label`), what was expected and what came. */
+  message: string;
+  /** What was expected, when it can be said briefly. */
+  expected?: string | undefined;
+  /** A short description of what came. */
+  received: string;
+}
+
+function expectedOf(issue: z.core.$ZodIssue, dialect: IssueDialect): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.expected;
+      return dialect === 'delivery' && issue.expected === 'undefined' ? 'no such member' : issue.expected;
     case 'invalid_value':
       return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'too_big':
+      if (dialect === 'delivery') return undefined;
       return issue.origin === 'array' || issue.origin === 'string'
         ? `at most ${String(issue.maximum)} ${issue.origin === 'array' ? 'items' : 'characters'}`
         : `at most ${String(issue.maximum)}`;
     case 'too_small':
+      if (dialect === 'delivery') return undefined;
       return issue.origin === 'array' || issue.origin === 'string'
         ? `at least ${String(issue.minimum)} ${issue.origin === 'array' ? 'items' : 'characters'}`
         : `at least ${String(issue.minimum)}`;
     case 'invalid_format':
       return issue.format === 'regex' ? `a value matching ${issue.pattern ?? 'the pattern'}` : issue.format;
     case 'unrecognized_keys':
-      return 'only documented members';
+      return dialect === 'delivery' ? undefined : 'only documented members';
+    case 'invalid_union': {
+      if (dialect === 'request') return undefined;
+      if ('options' in issue && Array.isArray(issue.options)) {
+        return `one of ${issue.options.map((v: unknown) => JSON.stringify(v)).join(', ')}`;
+      }
+      // An open enumeration (known values or any string): the string branch says what is required.
+      for (const branch of issue.errors) {
+        for (const inner of branch)
+          if (inner.path.length === 0 && inner.code === 'invalid_type') return inner.expected;
+      }
+      return undefined;
+    }
     default:
       return undefined;
   }
 }
 
 /**
- * Turns a zod error into field issues: one per problem, each naming the field (its location and
- * dotted path), what was expected and what came. Members a strict schema does not know are reported
- * one by one. Values are described, not echoed, when long, when the member looks like a credential
- * (`secretKey`, `password`, `token`, ...) or when the member is unknown.
+ * The one issue formatter of the contract, the mock and the receiver: turns a zod error into
+ * issues, one per problem, each naming the field (its dotted path), what was expected and what
+ * came. Members a strict schema does not know are reported one by one and described by their kind
+ * only. Of a union that failed, the branch that got furthest is reported.
  * @param error the zod error of parsing `input`.
- * @param location which part of the request `input` is.
  * @param input the value that was parsed, to describe what came.
+ * @param format how to name the field in a message, and the wording ({@link IssueDialect}).
  */
-export function fieldIssuesFromZod(error: z.ZodError, location: IssueLocation, input: unknown): FieldIssue[] {
-  const issues: FieldIssue[] = [];
+export function zodIssues(error: z.ZodError, input: unknown, format: IssueFormat): ZodIssueText[] {
+  const dialect = format.dialect ?? 'request';
+  const issues: ZodIssueText[] = [];
   const visit = (list: ReadonlyArray<z.core.$ZodIssue>, prefix: ReadonlyArray<PropertyKey>) => {
     for (const issue of list) {
       const path = [...prefix, ...issue.path];
@@ -177,9 +295,8 @@ export function fieldIssuesFromZod(error: z.ZodError, location: IssueLocation, i
         for (const key of issue.keys) {
           const where = formatIssuePath([...path, key]);
           issues.push({
-            location,
             path: where,
-            message: `${location}${where ? `.${where}` : ''}: unknown member "${key}"; expected only documented members`,
+            message: `${format.label(where)}: unknown member "${key}"; expected only documented members`,
             expected: 'only documented members',
             received: describeKind(valueAt(input, [...path, key])),
           });
@@ -195,19 +312,34 @@ export function fieldIssuesFromZod(error: z.ZodError, location: IssueLocation, i
         }
       }
       const where = formatIssuePath(path);
-      const received = describeSafely(valueAt(input, path), path);
-      const expected = expectedOf(issue);
-      const label = `${location}${where ? `.${where}` : ''}`;
-      const base =
-        issue.message.startsWith('Invalid input') && expected ? `expected ${expected}` : issue.message;
-      const message = `${label}: ${base}, received ${received}`;
-      const entry: FieldIssue = { location, path: where, message, received };
-      if (expected !== undefined) entry.expected = expected;
-      issues.push(entry);
+      const value = valueAt(input, path);
+      const received = dialect === 'request' ? describeSafely(value, path) : describe(value);
+      const expected = expectedOf(issue, dialect);
+      const generic = issue.message.startsWith(dialect === 'request' ? 'Invalid input' : 'Invalid');
+      const base = generic && expected ? `expected ${expected}` : issue.message;
+      const message = `${format.label(where)}: ${base}, received ${received}`;
+      // (Members in the order each wording has always written them.)
+      if (expected === undefined) issues.push({ path: where, message, received });
+      else if (dialect === 'request') issues.push({ path: where, message, received, expected });
+      else issues.push({ path: where, message, expected, received });
     }
   };
   visit(error.issues, []);
   return issues;
+}
+
+/**
+ * Turns a zod error into field issues ({@link zodIssues} in the `request` wording): one per
+ * problem, each naming the field (its location and dotted path, as in `body.filters.status[0]`),
+ * what was expected and what came. Values are described, not echoed, when long, when the member
+ * looks like a credential (`secretKey`, `password`, `token`, ...) or when the member is unknown.
+ * @param error the zod error of parsing `input`.
+ * @param location which part of the request `input` is.
+ * @param input the value that was parsed, to describe what came.
+ */
+export function fieldIssuesFromZod(error: z.ZodError, location: IssueLocation, input: unknown): FieldIssue[] {
+  const label = (where: string) => `${location}${where ? `.${where}` : ''}`;
+  return zodIssues(error, input, { label }).map((issue) => ({ location, ...issue }));
 }
 
 function depth(issues: ReadonlyArray<z.core.$ZodIssue>): number {

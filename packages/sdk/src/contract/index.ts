@@ -15,5 +15,6 @@ export * from './event-center.js';
 export * from './guardrails.js';
 export * from './iac-explorer.js';
 export * from './primitives.js';
+export * from './redaction.js';
 export * from './webhooks.js';
 export * from './workspaces.js';

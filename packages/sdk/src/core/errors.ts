@@ -1,5 +1,10 @@
-import type { ErrorBody, FieldIssue } from '../contract/errors.js';
-import { redactBody, redactHeaders } from './logger.js';
+import {
+  type ApiErrorClassName,
+  type ErrorBody,
+  errorClassOfStatus,
+  type FieldIssue,
+} from '../contract/errors.js';
+import { redactBody, redactHeaders } from '../contract/redaction.js';
 
 /**
  * The root of every error the SDK throws. Catch this to catch them all; check `instanceof` a
@@ -242,30 +247,31 @@ function stringOr(value: unknown, fallback: string): string {
   return typeof value === 'string' ? value : fallback;
 }
 
-/** The error class for a status. */
+/** The class of each name the API error table can give (see `API_ERRORS` in the contract). */
+const ERROR_CLASSES = {
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+  APIError,
+} as const satisfies Record<
+  ApiErrorClassName,
+  new (
+    ...args: ConstructorParameters<typeof APIError>
+  ) => APIError
+>;
+
+/** The error class for a status, as the API error table (`API_ERRORS` in the contract) names it. */
 export function errorClassFor(
   status: number,
 ): new (
   ...args: ConstructorParameters<typeof APIError>
 ) => APIError {
-  switch (status) {
-    case 400:
-      return BadRequestError;
-    case 401:
-      return AuthenticationError;
-    case 403:
-      return PermissionDeniedError;
-    case 404:
-      return NotFoundError;
-    case 409:
-      return ConflictError;
-    case 422:
-      return UnprocessableEntityError;
-    case 429:
-      return RateLimitError;
-    default:
-      return status >= 500 ? InternalServerError : APIError;
-  }
+  return ERROR_CLASSES[errorClassOfStatus(status)];
 }
 
 /**

@@ -62,32 +62,6 @@ export function isPinoLike(logger: unknown): boolean {
   );
 }
 
-/** Header names whose values are secrets: always redacted in logs, hooks and errors. */
-const SECRET_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token)$/i;
-
-/** Copies headers, replacing the values of secret headers with `[redacted]`. */
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers))
-    out[name] = SECRET_HEADERS.test(name) ? '[redacted]' : value;
-  return out;
-}
-
-/** Body members whose values are secrets. */
-const SECRET_MEMBERS = /^(accessKey|secretKey|password|accessToken|token|secret|authorization)$/i;
-
-/** Copies a JSON value, replacing the values of credential members with `[redacted]`. */
-export function redactBody(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactBody);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([k, v]) => [
-      k,
-      SECRET_MEMBERS.test(k) ? '[redacted]' : redactBody(v),
-    ]),
-  );
-}
-
 /**
  * A logger that drops everything below `level`, prefixes messages with `[iacm]`, and calls the
  * underlying logger in its `style`.

@@ -1,5 +1,8 @@
+import type { Endpoints, PaginationKind } from '../contract/endpoints.js';
+import { explorerPage } from '../contract/iac-explorer.js';
+import { DEFAULT_PAGE_SIZE } from '../contract/primitives.js';
 import { IacmError } from './errors.js';
-import type { WithResponse } from './transport.js';
+import type { CallInput, WithResponse } from './transport.js';
 
 /**
  * The promise of one call's answer. Await it for the data; call {@link APIPromise.withResponse} for
@@ -112,3 +115,96 @@ export class PagePromise<P, Item> extends APIPromise<P> implements AsyncIterable
     return out;
   }
 }
+
+/** The name of an endpoint whose results come in pages (its table entry's `pagination` is not `none`). */
+export type PagedEndpointName = {
+  [K in keyof Endpoints]: Endpoints[K]['pagination'] extends 'none' ? never : K;
+}[keyof Endpoints];
+
+/** A paging style of the endpoint table, other than `none`. */
+export type PagingStyle = Exclude<PaginationKind, 'none'>;
+
+/** One request of a paged endpoint (the endpoint and the request options are already bound). */
+export type PageCall = (input: CallInput) => Promise<WithResponse<unknown>>;
+
+/**
+ * How one paging style moves through the pages of a call: from the method's parameters (the body
+ * members plus, for `page`, the `page`/`pageSize` query parameters), its path parameters and how
+ * to read a page's items.
+ */
+type Paginator = <P, Item>(
+  call: PageCall,
+  params: object | undefined,
+  path: Record<string, string> | undefined,
+  items: (page: P) => Item[],
+) => PagePromise<P, Item>;
+
+/**
+ * The paging styles of the endpoint table's `pagination` field, as the SDK follows them (the
+ * OpenAPI document describes the same styles from the same field):
+ * - `page`: `page`/`pageSize` query parameters; the next page is asked for while a page is full;
+ * - `offset`: `page`/`pageSize` body members (IaC explorer); it goes on until the answer's `total`;
+ * - `continuation`: the answer's `continuationToken` is sent back with the same body until it is null.
+ */
+export const PAGINATORS: Readonly<Record<PagingStyle, Paginator>> = {
+  page: <P, Item>(
+    call: PageCall,
+    params: object | undefined,
+    path: Record<string, string> | undefined,
+    items: (page: P) => Item[],
+  ) => {
+    const { page, pageSize, ...body } = (params ?? {}) as {
+      page?: number;
+      pageSize?: number;
+    } & Record<string, unknown>;
+    const size = pageSize ?? DEFAULT_PAGE_SIZE;
+    const at = (p: number | undefined) => () =>
+      call({ ...(path ? { params: path } : {}), query: { page: p, pageSize }, body }) as Promise<
+        WithResponse<P>
+      >;
+    const start = page ?? 0;
+    return new PagePromise<P, Item>(at(page), items, (answer, index) =>
+      items(answer).length < size ? undefined : at(start + index + 1),
+    );
+  },
+  offset: <P, Item>(
+    call: PageCall,
+    params: object | undefined,
+    path: Record<string, string> | undefined,
+    items: (page: P) => Item[],
+  ) => {
+    const body = (params ?? {}) as Record<string, unknown>;
+    const withPath = path ? { params: path } : {};
+    const { page: first, pageSize: size } = explorerPage(body);
+    const at = (p: number) => () => {
+      const { pageNumber: _n, ...rest } = body;
+      return call({ ...withPath, body: { ...rest, page: p } }) as Promise<WithResponse<P>>;
+    };
+    return new PagePromise<P, Item>(
+      () => call({ ...withPath, body }) as Promise<WithResponse<P>>,
+      items,
+      (answer, index) => {
+        const next = first + index + 1;
+        const total = (answer as { total: number }).total;
+        return items(answer).length === 0 || next * size >= total ? undefined : at(next);
+      },
+    );
+  },
+  continuation: <P, Item>(
+    call: PageCall,
+    params: object | undefined,
+    path: Record<string, string> | undefined,
+    items: (page: P) => Item[],
+  ) => {
+    const body = (params ?? {}) as { continuationToken?: string | null | undefined };
+    const withPath = path ? { params: path } : {};
+    const at = (token: string | null | undefined) => () =>
+      call({ ...withPath, body: token ? { ...body, continuationToken: token } : body }) as Promise<
+        WithResponse<P>
+      >;
+    return new PagePromise<P, Item>(at(body.continuationToken), items, (answer) => {
+      const token = (answer as { continuationToken?: string | null }).continuationToken;
+      return token ? at(token) : undefined;
+    });
+  },
+};

@@ -9,6 +9,7 @@ import {
   type IssueLocation,
   summariseIssues,
 } from '../contract/errors.js';
+import { redactHeaders } from '../contract/redaction.js';
 import { TokenManager } from './auth.js';
 import {
   APIConnectionError,
@@ -21,7 +22,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from './errors.js';
-import { type Logger, leveledLogger, redactHeaders } from './logger.js';
+import { type Logger, leveledLogger } from './logger.js';
 import {
   checkRequestOptions,
   mergeHeaders,

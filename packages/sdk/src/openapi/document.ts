@@ -1,10 +1,12 @@
 import type { z } from 'zod';
 import {
   AggregationBucket,
+  API_ERRORS,
   Backend,
   DriftNotification,
   type EndpointDefinition,
   ErrorBody,
+  type ErrorCode,
   Event,
   EventAttribute,
   EventFilter,
@@ -154,15 +156,18 @@ const headerRef = (name: keyof typeof HEADERS): OpenApiReference => ({
   $ref: `#/components/headers/${name}`,
 });
 
-/** Error responses: status, component name, headers beyond `x-request-id`, and when they happen. */
-const ERROR_RESPONSES = [
+/**
+ * Error responses: the codes each one answers (its status is theirs in the API error table), the
+ * component name, headers beyond `x-request-id`, and when they happen.
+ */
+const ERROR_RESPONSES = checkedErrorResponses([
   {
-    status: 400,
+    codes: ['validation_failed', 'invalid_json'],
     name: 'BadRequest',
     description:
       'The request is invalid: `validation_failed` (a path parameter, query parameter or body member is invalid; `issues` names every bad field) or `invalid_json`.',
     example: {
-      status: 400,
+      status: API_ERRORS.validation_failed.status,
       code: 'validation_failed',
       message: 'body.size: Too big: expected number to be <=150, received number 151',
       requestId: 'req_0000000001',
@@ -178,40 +183,76 @@ const ERROR_RESPONSES = [
     },
   },
   {
-    status: 401,
+    codes: ['unauthorized', 'token_expired', 'invalid_credentials'],
     name: 'Unauthorized',
     description:
       '`unauthorized` (missing, malformed or badly signed bearer token), `token_expired`, or `invalid_credentials` (login with wrong keys).',
   },
   {
-    status: 403,
+    codes: ['forbidden'],
     name: 'Forbidden',
     description:
       '`forbidden`: the caller may not do this (for example `accountId` of another account in a body).',
   },
   {
-    status: 404,
+    codes: ['not_found', 'route_not_found'],
     name: 'NotFound',
     description:
       "`not_found` (no such record in the caller's account; another account's id answers 404 too) or `route_not_found`.",
   },
   {
-    status: 405,
+    codes: ['method_not_allowed'],
     name: 'MethodNotAllowed',
     description: '`method_not_allowed`: the path exists, the method does not.',
     headers: { Allow: headerRef('Allow') },
   },
   {
-    status: 429,
+    codes: ['rate_limited'],
     name: 'TooManyRequests',
     description:
       '`rate_limited`: over the rate limit (500 requests per rolling 60 seconds per source address); wait `Retry-After` seconds.',
     headers: { 'Retry-After': headerRef('RetryAfter') },
   },
-  { status: 500, name: 'InternalError', description: '`internal_error`: a bug in the service.' },
-] as const;
+  {
+    codes: ['internal_error'],
+    name: 'InternalError',
+    description: '`internal_error`: a bug in the service.',
+  },
+]);
 
-type ErrorStatus = (typeof ERROR_RESPONSES)[number]['status'];
+/** One error response of the document, before its status is read from the API error table. */
+interface ErrorResponseSpec {
+  /** The codes it answers, each named in `description`; they share one status in {@link API_ERRORS}. */
+  readonly codes: readonly ErrorCode[];
+  /** Its component name. */
+  readonly name: string;
+  /** When it happens. */
+  readonly description: string;
+  /** Headers beyond `x-request-id`. */
+  readonly headers?: Record<string, OpenApiReference>;
+  /** An example body. */
+  readonly example?: Record<string, unknown>;
+}
+
+/**
+ * Gives each error response the status of its codes in the API error table, and checks that they
+ * share it and that the description names each.
+ */
+function checkedErrorResponses(
+  specs: ReadonlyArray<ErrorResponseSpec>,
+): ReadonlyArray<ErrorResponseSpec & { readonly status: number }> {
+  return specs.map((spec) => {
+    const statuses = new Set(spec.codes.map((code) => API_ERRORS[code].status));
+    const [status] = statuses;
+    if (status === undefined || statuses.size > 1)
+      throw new Error(`buildOpenApiDocument: the codes of ${spec.name} do not share one status`);
+    for (const code of spec.codes) {
+      if (!spec.description.includes(`\`${code}\``))
+        throw new Error(`buildOpenApiDocument: the description of ${spec.name} does not name \`${code}\``);
+    }
+    return { ...spec, status };
+  });
+}
 
 function errorResponses(): Record<string, OpenApiResponse> {
   const responses: Record<string, OpenApiResponse> = {};
@@ -219,26 +260,26 @@ function errorResponses(): Record<string, OpenApiResponse> {
     const media: OpenApiResponse['content'] = {
       [JSON_MEDIA_TYPE]: {
         schema: { $ref: '#/components/schemas/ErrorBody' },
-        ...('example' in error ? { example: error.example } : {}),
+        ...(error.example ? { example: error.example } : {}),
       },
     };
     responses[error.name] = {
       description: error.description,
-      headers: { 'x-request-id': headerRef('RequestId'), ...('headers' in error ? error.headers : {}) },
+      headers: { 'x-request-id': headerRef('RequestId'), ...error.headers },
       content: media,
     };
   }
   return responses;
 }
 
-/** The error statuses an endpoint can answer. */
-function errorStatusesOf(endpoint: EndpointDefinition): ErrorStatus[] {
-  const statuses: ErrorStatus[] = [400];
+/** The error statuses an endpoint can answer, by their general codes in the API error table. */
+function errorStatusesOf(endpoint: EndpointDefinition): number[] {
+  const codes: ErrorCode[] = ['validation_failed'];
   // Bearer authentication fails with 401; so do wrong keys at login.
-  if (endpoint.auth || endpoint.body === LoginBody) statuses.push(401);
-  if (endpoint.auth) statuses.push(403);
-  statuses.push(404, 405, 429, 500);
-  return statuses;
+  if (endpoint.auth || endpoint.body === LoginBody) codes.push('unauthorized');
+  if (endpoint.auth) codes.push('forbidden');
+  codes.push('not_found', 'method_not_allowed', 'rate_limited', 'internal_error');
+  return codes.map((code) => API_ERRORS[code].status);
 }
 
 /** The tag of an endpoint: its group, the part of its name before the first dot. */

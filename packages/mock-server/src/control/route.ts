@@ -1,0 +1,174 @@
+/**
+ * The control plane's types: its in-process API ({@link ControlPlane}), and what a control route
+ * is and gets ({@link ControlRoute}, {@link ControlContext}).
+ *
+ * @module
+ */
+import type { IacStack, WebhookPayload, WorkspaceRun } from '@iacm/sdk/contract';
+import type { z } from 'zod';
+import type { MockResponse } from '../core/http.js';
+import type { GuardrailEvaluation } from '../domain/evaluate.js';
+import type { OutboxEntry } from '../domain/events.js';
+import type { FindingInput } from '../domain/findings.js';
+import type { SimulatedRunInput } from '../domain/simulate.js';
+import type { DeliveryAttempt, DeliveryPolicy, IntegrationView, WebhookHub } from '../domain/webhooks.js';
+import type { MockClock } from '../pipeline/clock.js';
+import type { Fault, FaultBook, FaultRule } from '../pipeline/faults.js';
+import type { Journal, JournalEntry } from '../pipeline/journal.js';
+import type { RateLimiter } from '../pipeline/rate-limit.js';
+import type { MockAccount, MockState, SeedSizes } from '../store/state.js';
+
+/** The control plane of a mock: in-process methods, and the same over HTTP under `/__mock`. */
+export interface ControlPlane {
+  /**
+   * Puts the mock back to how it started: the start data (the seed and sizes of the options, or the
+   * `state` it was created with), no webhook integrations or deliveries, an empty journal, no faults,
+   * the rate limit and delivery policy of the options with empty counters, and the clock of the
+   * options. Tokens issued before stay valid for accounts that still exist. `POST /__mock/reset`
+   * answers `{ status: 'reset', restored: [...] }` naming the parts restored.
+   */
+  reset(): void;
+  /** Generates new data from a seed and sizes (until the next reset, which returns to the start data). */
+  seed(seed: number | string, sizes?: Partial<SeedSizes>): void;
+  /** A JSON snapshot of the whole state. */
+  getState(): MockState;
+  /** Replaces the whole state with a snapshot (validated record by record); reset returns to the start data. */
+  setState(state: unknown): void;
+  /** The accounts and their key pairs, primary first. */
+  accounts(): MockAccount[];
+  /** The last requests, oldest first (at most `limit`). */
+  journal(limit?: number): JournalEntry[];
+  /** Empties the journal. */
+  clearJournal(): void;
+  /** Adds a fault; returns it with its id. */
+  addFault(rule: FaultRule): Fault;
+  /** The faults still waiting. */
+  faults(): Fault[];
+  /** Removes every fault. */
+  clearFaults(): void;
+  /** Turns the rate limit on (`true` = 500 per 60 s, or a custom limit) or off (`false`). */
+  setRateLimit(limit: boolean | { limit: number; windowSeconds: number }): void;
+  /** Simulates a CI run on a workspace: the created run and the guardrail evaluation. */
+  simulateRun(
+    workspaceId: string,
+    body: SimulatedRunInput,
+  ): { run: WorkspaceRun; evaluation: GuardrailEvaluation };
+  /** Records a finding on an IaC stack: the updated stack and the queued notification. */
+  recordFinding(stackId: string, body: FindingInput): { stack: IacStack; notification: WebhookPayload };
+  /** Dry-runs guardrail rules against a plan. */
+  evaluate(body: unknown): GuardrailEvaluation;
+  /** Notifications waiting for delivery. */
+  outbox(accountId?: string): OutboxEntry[];
+  /** The mock's clock. */
+  clock: MockClock;
+  /** Webhook integrations and deliveries. */
+  webhooks: WebhookControl;
+  /** Queues and delivers a notification (`{ notificationType, ...payload members }`). */
+  notify(body: unknown): OutboxEntry;
+  /** Waits until every webhook delivery in progress, retries included, has finished. */
+  flushDeliveries(): Promise<void>;
+  /** Serves the control plane over HTTP (the core calls it for paths under `/__mock`). */
+  handle(
+    method: string,
+    path: string,
+    query: Record<string, string | string[]>,
+    body: unknown,
+    requestId: string,
+  ): Promise<MockResponse>;
+}
+
+/** The control plane's view of webhook integrations and deliveries. */
+export interface WebhookControl {
+  /** Creates an integration after a successful test delivery (primary account unless `accountId`). */
+  create(body: unknown): Promise<IntegrationView>;
+  /** The integrations, credentials shown by method only. */
+  list(accountId?: string): IntegrationView[];
+  /** Renames, moves or (with `replaceCredentials`) re-credentials an integration. */
+  update(id: string, body: unknown): Promise<IntegrationView>;
+  /** Removes an integration. */
+  remove(id: string): void;
+  /** Sends a test notification now. */
+  test(id: string): Promise<DeliveryAttempt>;
+  /** Recorded delivery attempts, headers redacted. */
+  deliveries(integrationId?: string): DeliveryAttempt[];
+  /** Changes the retry policy (attempts, baseDelayMs, timeoutMs). */
+  setPolicy(policy: Partial<DeliveryPolicy>): DeliveryPolicy;
+}
+
+/** The parts of a mock's state the control plane reaches directly (the pipeline stages' state). */
+export interface ControlDeps {
+  /** The journal stage. */
+  journal: Journal;
+  /** The faults stage. */
+  faults: FaultBook;
+  /** The rate-limit stage. */
+  rateLimiter: RateLimiter;
+  /** Resets every part of the state; answers the parts, in order. */
+  reset(): readonly string[];
+  /** Generates new data. */
+  reseed(seed: number | string, sizes: Partial<SeedSizes>): void;
+  /** Installs a validated snapshot. */
+  setState(state: MockState): void;
+}
+
+/** What the control plane reads from the core. */
+export interface CoreView {
+  /** The current store. */
+  store: { toState(): MockState };
+  /** The accounts, primary first. */
+  accounts(): MockAccount[];
+  /** Simulates a CI run. */
+  simulateRun(workspaceId: string, body: unknown): { run: WorkspaceRun; evaluation: GuardrailEvaluation };
+  /** Records a finding. */
+  recordFinding(stackId: string, body: unknown): { stack: IacStack; notification: WebhookPayload };
+  /** Dry-runs guardrail rules. */
+  evaluate(body: unknown): GuardrailEvaluation;
+  /** The outbox. */
+  outbox(accountId?: string): OutboxEntry[];
+  /** Queues a notification. */
+  notify(body: unknown): OutboxEntry;
+  /** The clock. */
+  clock: MockClock;
+  /** The webhook hub. */
+  webhooks: WebhookHub;
+}
+
+/** What a control route's handler gets. */
+export interface ControlContext {
+  /** The in-process control plane. */
+  plane: ControlPlane;
+  /** The stages' state. */
+  deps: ControlDeps;
+  /** Path parameters (`:id`), decoded. */
+  params: Record<string, string>;
+  /** Query parameters. */
+  query: Record<string, string | string[]>;
+  /** The body: parsed by the route's `body` schema when it has one, else as sent. */
+  body: unknown;
+}
+
+/** An HTTP method the control plane serves. */
+export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One route of the control plane. */
+export interface ControlRoute {
+  /** The method. */
+  readonly method: ControlMethod;
+  /** The path under `/__mock`; `:name` segments are parameters (`/__mock/stacks/:id/findings`). */
+  readonly path: string;
+  /** What it does, for the landing page. */
+  readonly summary: string;
+  /** The body's schema: the router answers 400 naming every bad field before the handler runs. */
+  readonly body?: z.ZodType;
+  /** Answers the request. */
+  readonly handler: (ctx: ControlContext) => MockResponse | Promise<MockResponse>;
+}
+
+/** A JSON answer (no body and no content type for `undefined`). */
+export function ok(value: unknown, status = 200): MockResponse {
+  return {
+    status,
+    headers: value === undefined ? {} : { 'content-type': 'application/json' },
+    body: value,
+  };
+}

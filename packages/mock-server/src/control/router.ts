@@ -1,0 +1,82 @@
+/**
+ * Matches a control request against the table of routes: the route and its decoded `:params`, or a
+ * 404 (`route_not_found`) for a path no route has, or a 405 with `Allow` for a known path.
+ *
+ * @module
+ */
+import { HttpError, parseOr400 } from '../errors.js';
+import type { ControlContext, ControlRoute } from './route.js';
+
+/** The docs link of a 404 on the control plane. */
+const CONTROL_DOCS = 'https://github.com/iacm/iacm/blob/main/docs/mock-server.md';
+
+/** A matched route and its path parameters. */
+export interface ControlMatch {
+  /** The route. */
+  route: ControlRoute;
+  /** Its `:params`, decoded. */
+  params: Record<string, string>;
+}
+
+/** The parameters of `path` under `template` (`/__mock/stacks/:id/findings`), or undefined. */
+export function matchTemplate(template: string, path: string): Record<string, string> | undefined {
+  const want = template.split('/');
+  const got = path.split('/');
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i] as string;
+    const g = got[i] as string;
+    if (w.startsWith(':')) {
+      if (g === '') return undefined;
+      params[w.slice(1)] = decode(g);
+    } else if (w !== g) return undefined;
+  }
+  return params;
+}
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Finds the route for `method` and `path` in `routes`; throws 404 or 405 (with `Allow`). */
+export function matchControlRoute(
+  routes: readonly ControlRoute[],
+  method: string,
+  path: string,
+): ControlMatch {
+  const allowed: string[] = [];
+  for (const route of routes) {
+    const params = matchTemplate(route.path, path);
+    if (!params) continue;
+    if (route.method === method) return { route, params };
+    if (!allowed.includes(route.method)) allowed.push(route.method);
+  }
+  if (allowed.length > 0) {
+    const allow = allowed.join(', ');
+    throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${path}; allowed: ${allow}`, {
+      headers: { allow },
+    });
+  }
+  throw new HttpError(
+    404,
+    'route_not_found',
+    `no control endpoint at ${path.slice(0, 120)}; see ${CONTROL_DOCS}`,
+  );
+}
+
+/** Matches, validates the body with the route's schema (400 naming each bad field), and runs the handler. */
+export async function dispatchControl(
+  routes: readonly ControlRoute[],
+  method: string,
+  path: string,
+  context: Omit<ControlContext, 'params'>,
+) {
+  const { route, params } = matchControlRoute(routes, method, path);
+  const body = route.body ? parseOr400(route.body, context.body ?? {}) : context.body;
+  return route.handler({ ...context, params, body });
+}

@@ -1,0 +1,71 @@
+/** Control routes: `GET` and `PUT /__mock/state`, snapshots of the whole state. @module */
+import {
+  Backend,
+  Event,
+  GuardrailRule,
+  IacStack,
+  Module,
+  Repository,
+  WorkspaceRun,
+  WorkspaceSummary,
+} from '@iacm/sdk/contract';
+import { z } from 'zod';
+import type { MockState } from '../store/state.js';
+import { type ControlRoute, ok } from './route.js';
+
+const MockAccountSchema = z.strictObject({
+  id: z.string().regex(/^[0-9a-f]{24}$/),
+  name: z.string(),
+  accessKey: z.string().min(1),
+  secretKey: z.string().min(1),
+});
+
+/** A snapshot, as `PUT /__mock/state` checks it. */
+export const StateSchema = z.strictObject({
+  version: z.literal(1),
+  seed: z.union([z.number(), z.string()]),
+  sizes: z.record(z.string(), z.number()),
+  accounts: z
+    .array(
+      z.strictObject({
+        account: MockAccountSchema,
+        workspaces: z.array(WorkspaceSummary),
+        runs: z.array(WorkspaceRun),
+        rules: z.array(GuardrailRule),
+        notifications: z.array(
+          z.strictObject({
+            id: z.string(),
+            ruleId: z.string(),
+            integrationIds: z.array(z.string()),
+            createdAt: z.string(),
+          }),
+        ),
+        stacks: z.array(IacStack),
+        backends: z.array(Backend),
+        modules: z.array(Module),
+        repositories: z.array(Repository),
+        events: z.array(Event),
+      }),
+    )
+    .min(1),
+});
+
+/** The snapshot routes. */
+export const stateRoutes: readonly ControlRoute[] = [
+  {
+    method: 'GET',
+    path: '/__mock/state',
+    summary: 'the whole state as JSON',
+    handler: ({ plane }) => ok(plane.getState()),
+  },
+  {
+    method: 'PUT',
+    path: '/__mock/state',
+    summary: 'load a snapshot',
+    body: StateSchema,
+    handler: ({ deps, body }) => {
+      deps.setState(body as unknown as MockState);
+      return ok({ status: 'loaded' });
+    },
+  },
+];

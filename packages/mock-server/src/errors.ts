@@ -1,0 +1,61 @@
+/**
+ * The mock server's error answers: thrown by any layer, turned into the error body by the core. The
+ * bottom layer: this module imports only the contract and zod.
+ */
+import {
+  type ErrorCode,
+  type FieldIssue,
+  fieldIssuesFromZod,
+  type IssueLocation,
+  summariseIssues,
+} from '@iacm/sdk/contract';
+import type { z } from 'zod';
+
+/** An error answer on its way out of a handler: thrown, then turned into the error body. */
+export class HttpError extends Error {
+  /** HTTP status. */
+  readonly status: number;
+  /** Machine-readable code. */
+  readonly code: ErrorCode;
+  /** Field issues, for validation failures. */
+  readonly issues: FieldIssue[] | undefined;
+  /** Extra response headers. */
+  readonly headers: Record<string, string>;
+
+  /** Creates an error answer. */
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    options: { issues?: FieldIssue[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.code = code;
+    this.issues = options.issues;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** A 400 `validation_failed` naming every bad field. */
+export function validationError(issues: FieldIssue[]): HttpError {
+  return new HttpError(400, 'validation_failed', summariseIssues(issues), { issues });
+}
+
+/** Parses `input` with `schema`, or throws a 400 naming every bad field of it. */
+export function parseOr400<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  location: IssueLocation = 'body',
+): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(fieldIssuesFromZod(result.error, location, input));
+  return result.data;
+}
+
+/** A 404 for a record that does not exist in the caller's account. */
+export function notFound(kind: string, id: string): HttpError {
+  const shown = id.length > 40 ? `${id.slice(0, 40)}…` : id;
+  return new HttpError(404, 'not_found', `no ${kind} with id "${shown}" in this account`);
+}

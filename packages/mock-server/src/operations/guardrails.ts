@@ -1,0 +1,166 @@
+/**
+ * The guardrails group: search, create, update and delete rules (each leaves a mutation event).
+ *
+ * @module
+ */
+import {
+  criteriaProblems,
+  type GuardrailCreateBody,
+  type GuardrailRule,
+  type GuardrailSearchBody,
+  type GuardrailUpdateBody,
+  pathIdToObjectId,
+  toTimestamp,
+} from '@iacm/sdk/contract';
+import { HttpError, notFound, validationError } from '../errors.js';
+import type { SortValue } from '../query/compare.js';
+import { anyOf, type FilterSpec } from '../query/search.js';
+import type { AccountStore } from '../store/store.js';
+import { searchList } from './listing.js';
+import { accountOf, type HandlerContext, type Operations } from './operation.js';
+
+const scopeIncludes =
+  (list: 'labels' | 'repositories' | 'workspaces' | 'branches') => (r: GuardrailRule, v: string[]) =>
+    anyOf(r.scope[list].include, v);
+
+const guardrailFilters: FilterSpec<GuardrailRule> = {
+  createdBy: (r, v: string[]) => anyOf(r.createdBy, v),
+  type: (r, v: string[]) => anyOf(r.type, v),
+  labels: scopeIncludes('labels'),
+  repositories: scopeIncludes('repositories'),
+  workspaces: scopeIncludes('workspaces'),
+  branches: scopeIncludes('branches'),
+};
+
+const guardrailSorts: Record<string, (r: GuardrailRule) => SortValue> = {
+  createdAt: (r) => r.createdAt,
+  accountId: (r) => r.accountId,
+  createdBy: (r) => r.createdBy,
+  name: (r) => r.name,
+  severity: (r) => r.severity,
+};
+
+function ruleEvent(
+  ctx: HandlerContext,
+  account: AccountStore,
+  rule: GuardrailRule,
+  mutation: 'create' | 'update' | 'delete',
+) {
+  ctx.services.events.record(account, {
+    type: 'mutation',
+    mutation,
+    assetId: rule.id,
+    assetType: 'iacm_guardrail_rule',
+    attributes: {
+      ruleId: rule.id,
+      ruleName: rule.name,
+      ruleType: rule.type,
+      notificationId: rule.notificationId ?? undefined,
+    },
+  });
+}
+
+function findRule(account: AccountStore, rawId: string): GuardrailRule {
+  const id = pathIdToObjectId(rawId);
+  const rule = id === undefined ? undefined : account.rules.get(id);
+  if (!rule) throw notFound('guardrail rule', rawId);
+  return rule;
+}
+
+/** The operations of the guardrails group, one per endpoint. */
+export const guardrailsOperations = {
+  'guardrails.search': (ctx) => {
+    const account = accountOf(ctx);
+    return searchList(ctx, account.rules.values(), ctx.body as GuardrailSearchBody, {
+      filters: guardrailFilters,
+      text: (r) => [r.name],
+      sorts: guardrailSorts,
+      fallback: ['createdAt', -1],
+    });
+  },
+
+  'guardrails.create': (ctx) => {
+    const account = accountOf(ctx);
+    const body = ctx.body as GuardrailCreateBody;
+    if (body.accountId !== undefined && body.accountId.toLowerCase() !== account.account.id) {
+      throw new HttpError(
+        403,
+        'forbidden',
+        "body.accountId: a rule can only be created in the caller's own account",
+      );
+    }
+    const now = toTimestamp(ctx.services.now());
+    const id = ctx.services.newId();
+    let notificationId = body.notificationId?.toLowerCase();
+    if (notificationId !== undefined) {
+      const existing = account.notifications.get(notificationId);
+      if (!existing) throw notFound('notification configuration', notificationId);
+      account.notifications.set(notificationId, { ...existing, ruleId: id });
+    } else {
+      notificationId = ctx.services.newId();
+      account.notifications.set(notificationId, {
+        id: notificationId,
+        ruleId: id,
+        integrationIds: [],
+        createdAt: now,
+      });
+    }
+    const rule: GuardrailRule = {
+      id,
+      accountId: account.account.id,
+      createdBy: body.createdBy,
+      name: body.name.trim(),
+      type: body.type,
+      scope: body.scope,
+      criteria: body.criteria,
+      isEnabled: body.isEnabled ?? true,
+      createdAt: now,
+      updatedAt: now,
+      notificationId,
+      severity: body.severity,
+    };
+    account.rules.set(id, rule);
+    ruleEvent(ctx, account, rule, 'create');
+    return { ruleId: id, notificationId };
+  },
+
+  'guardrails.update': (ctx) => {
+    const account = accountOf(ctx);
+    const rule = findRule(account, ctx.params.ruleId as string);
+    const body = ctx.body as GuardrailUpdateBody;
+    if (body.accountId !== undefined && body.accountId.toLowerCase() !== account.account.id) {
+      throw new HttpError(403, 'forbidden', 'body.accountId: a rule cannot be moved to another account');
+    }
+    if (body.notificationId !== undefined && !account.notifications.has(body.notificationId.toLowerCase())) {
+      throw notFound('notification configuration', body.notificationId);
+    }
+    const { createdAt: _c, updatedAt: _u, accountId: _a, ...changes } = body;
+    const merged = { ...rule, ...changes, updatedAt: toTimestamp(ctx.services.now()) } as GuardrailRule;
+    if (changes.name !== undefined) merged.name = changes.name.trim();
+    const problems = criteriaProblems(merged.type as never, merged.criteria as never);
+    if (problems.length > 0) {
+      throw validationError(
+        problems.map(([path, message]) => ({
+          location: 'body',
+          path: path.join('.'),
+          message: `body.${path.join('.')}: ${message} (the rule's type is "${merged.type}" after this update)`,
+        })),
+      );
+    }
+    account.rules.set(rule.id, merged);
+    ruleEvent(ctx, account, merged, 'update');
+    return { id: merged.id, name: merged.name, enabled: merged.isEnabled, updatedAt: merged.updatedAt };
+  },
+
+  'guardrails.delete': (ctx) => {
+    const account = accountOf(ctx);
+    const rule = findRule(account, ctx.params.ruleId as string);
+    account.rules.delete(rule.id);
+    if (rule.notificationId) account.notifications.delete(rule.notificationId);
+    ruleEvent(ctx, account, rule, 'delete');
+    return {
+      status: 200,
+      message: `Guardrail rule ${rule.name} and its notification configuration were deleted`,
+    };
+  },
+} satisfies Operations<'guardrails'>;

@@ -1,0 +1,147 @@
+/**
+ * The workspaces group: search, delete, labels, and the runs of a workspace.
+ *
+ * @module
+ */
+import {
+  pathIdToObjectId,
+  type RunSearchBody,
+  sortKeys,
+  toTimestamp,
+  type WorkspaceLabelsBody,
+  type WorkspaceRun,
+  type WorkspaceSearchBody,
+  type WorkspaceSummary,
+} from '@iacm/sdk/contract';
+import { notFound } from '../errors.js';
+import type { SortValue } from '../query/compare.js';
+import { allOf, anyOf, type FilterSpec, filterPredicate, project, textPredicate } from '../query/search.js';
+import type { AccountStore } from '../store/store.js';
+import { searchList } from './listing.js';
+import { accountOf, type Operations, paging } from './operation.js';
+
+const workspaceFilters: FilterSpec<WorkspaceSummary> = {
+  workspaceName: (w, v: string[]) => anyOf(w.workspaceName, v),
+  repositories: (w, v: string[]) => anyOf(w.repo, v),
+  ciTool: (w, v: string[]) => anyOf(w.runnerType, v),
+  labels: (w, v: string[]) => anyOf(w.labels, v),
+  status: (w, v: string[]) => anyOf(w.lastRunStatus?.description, v),
+  isManagedWorkflow: (w, v: boolean) => w.isWorkflowManaged === v,
+  vcsType: (w, v: string[]) => anyOf(w.vcsType, v),
+};
+
+function findWorkspace(account: AccountStore, rawId: string): WorkspaceSummary {
+  const id = pathIdToObjectId(rawId);
+  const workspace = id === undefined ? undefined : account.workspaces.get(id);
+  if (!workspace) throw notFound('workspace', rawId);
+  return workspace;
+}
+
+const runFilters: FilterSpec<WorkspaceRun> = {
+  runId: (r, v: string[]) => anyOf(r.runId, v),
+  runName: (r, v: string[]) => anyOf(r.runName, v),
+  status: (r, v: string[]) => anyOf(r.status, v),
+  pullRequestUrl: (r, v: string[]) => anyOf(r.pullRequestUrl, v),
+  branch: (r, v: string[]) => anyOf(r.branch, v),
+  commitId: (r, v: string[]) => anyOf(r.commitId, v),
+  ciTool: (r, v: string[]) => anyOf(r.runnerType, v),
+  buildId: (r, v: string[]) => anyOf(r.buildId, v),
+  buildName: (r, v: string[]) => anyOf(r.buildName, v),
+  buildUrl: (r, v: string[]) => anyOf(r.buildUrl, v),
+  vcsType: (r, v: string[]) => anyOf(r.vcsType, v),
+  repository: (r, v: string[]) => anyOf(r.repo, v),
+  repositoryUrl: (r, v: string[]) => anyOf(r.repoUrl, v),
+  title: (r, v: string[]) => anyOf(r.title, v),
+  createdAt: (r, v: string) => r.createdAt >= v,
+  updatedAt: (r, v: string) => r.updatedAt >= v,
+};
+
+const runSorts: Record<string, (r: WorkspaceRun) => SortValue> = {
+  updatedAt: (r) => r.updatedAt,
+  title: (r) => r.title,
+  commitId: (r) => r.commitId,
+  branch: (r) => r.branch,
+  status: (r) => r.status,
+  ciTool: (r) => r.runnerType,
+  vcsType: (r) => r.vcsType,
+  repository: (r) => r.repo,
+};
+
+/** The operations of the workspaces group, one per endpoint. */
+export const workspacesOperations = {
+  'workspaces.search': (ctx) => {
+    const account = accountOf(ctx);
+    const body = ctx.body as WorkspaceSearchBody;
+    const filter = allOf(
+      filterPredicate(workspaceFilters, body.filters as Record<string, unknown> | undefined),
+      textPredicate<WorkspaceSummary>(body.searchValue, (w) => [w.workspaceName, w.repo, ...w.labels]),
+    );
+    const keys = sortKeys(body.sort);
+    const sort = (keys.length > 0 ? keys : [['lastRunTime', -1] as const]).map(([field, order]) => ({
+      field,
+      order,
+    }));
+    const page = account.workspaces.query({ filter, sort, ...paging(ctx) });
+    return page.map((w) => project(w, body.projection));
+  },
+
+  'workspaces.delete': (ctx) => {
+    const account = accountOf(ctx);
+    const workspace = findWorkspace(account, ctx.params.workspaceId as string);
+    account.workspaces.delete(workspace.id);
+    account.runs.delete(workspace.id);
+    ctx.services.events.record(account, {
+      type: 'mutation',
+      mutation: 'delete',
+      assetId: workspace.id,
+      assetType: 'iacm_workspace',
+      attributes: { workspaceId: workspace.id, workspaceName: workspace.workspaceName },
+    });
+    return {
+      status: 200,
+      data: { message: `Workspace ${workspace.workspaceName} and its runs were deleted` },
+    };
+  },
+
+  'workspaces.setLabels': (ctx) => {
+    const account = accountOf(ctx);
+    const workspace = findWorkspace(account, ctx.params.workspaceId as string);
+    const { labels } = ctx.body as WorkspaceLabelsBody;
+    const updated: WorkspaceSummary = {
+      ...workspace,
+      labels: [...labels],
+      updatedAt: toTimestamp(ctx.services.now()),
+    };
+    account.workspaces.update(updated);
+    ctx.services.events.record(account, {
+      type: 'mutation',
+      mutation: 'update',
+      assetId: workspace.id,
+      assetType: 'iacm_workspace',
+      attributes: {
+        workspaceId: workspace.id,
+        workspaceName: workspace.workspaceName,
+        field: 'labels',
+        from: workspace.labels.join(','),
+        to: labels.join(','),
+      },
+    });
+    return {
+      id: updated.id,
+      workspaceName: updated.workspaceName,
+      labels: updated.labels,
+      updatedAt: updated.updatedAt,
+    };
+  },
+
+  'workspaces.runs.search': (ctx) => {
+    const account = accountOf(ctx);
+    const workspace = findWorkspace(account, ctx.params.workspaceId as string);
+    return searchList(ctx, account.runs.get(workspace.id) ?? [], ctx.body as RunSearchBody, {
+      filters: runFilters,
+      text: (r) => [r.runName, r.title, r.branch, r.commitId, r.runId],
+      sorts: runSorts,
+      fallback: ['updatedAt', -1],
+    });
+  },
+} satisfies Operations<'workspaces'>;

@@ -1,0 +1,57 @@
+/**
+ * The authenticate stage: on routes that need it, the bearer token of `Authorization` names the
+ * caller's account, or the request ends with 401 and a `WWW-Authenticate` challenge. Tokens are
+ * issued and checked by login (`core/login.ts`).
+ *
+ * @module
+ */
+import { type MockRequest, readHeader } from '../core/http.js';
+import type { Login } from '../core/login.js';
+import { HttpError } from '../errors.js';
+import type { AccountStore } from '../store/store.js';
+
+/** The caller's account for a request's bearer token; throws 401 otherwise. */
+export async function authenticate(
+  headers: MockRequest['headers'],
+  login: Login,
+  accounts: ReadonlyMap<string, AccountStore>,
+  nowMs: number,
+): Promise<AccountStore> {
+  const header = readHeader(headers, 'authorization');
+  if (header === undefined) {
+    throw new HttpError(
+      401,
+      'unauthorized',
+      'missing Authorization header; send "Authorization: Bearer <token>" with a token from POST /v2/login',
+      { headers: { 'www-authenticate': 'Bearer' } },
+    );
+  }
+  const match = /^Bearer +([^\s]+)$/i.exec(header.trim());
+  if (!match) {
+    throw new HttpError(401, 'unauthorized', 'malformed Authorization header; expected "Bearer <token>"', {
+      headers: { 'www-authenticate': 'Bearer error="invalid_request"' },
+    });
+  }
+  const result = await login.verify(match[1] as string, nowMs);
+  if ('problem' in result) {
+    const expired = result.problem === 'expired';
+    throw new HttpError(
+      401,
+      expired ? 'token_expired' : 'unauthorized',
+      expired
+        ? 'the bearer token has expired; log in again with POST /v2/login'
+        : 'the bearer token is not valid (malformed or not signed by this server); log in with POST /v2/login',
+      { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } },
+    );
+  }
+  const account = accounts.get(result.claims.sub);
+  if (!account) {
+    throw new HttpError(
+      401,
+      'unauthorized',
+      'the bearer token names an account this server does not have (was the state reset?)',
+      { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } },
+    );
+  }
+  return account;
+}

@@ -1,0 +1,148 @@
+/**
+ * The faults stage: injected answers, delays and dropped connections for the next matching API
+ * requests (WireMock-style). The waiting faults and the fault-id counter live here.
+ *
+ * @module
+ */
+
+import { codeOfStatus } from '@iacm/sdk/contract';
+import { z } from 'zod';
+import type { MockResponse } from '../core/http.js';
+import { sleep, stripUndefined } from '../core/objects.js';
+import { parseOr400 } from '../errors.js';
+import { globMatch } from '../query/glob.js';
+
+/** A fault rule: the next `times` matching requests get this answer, delay or dropped connection. */
+export interface FaultRule {
+  /** Only requests with this method (any when absent). */
+  method?: string | undefined;
+  /** Path to match; `*` matches any characters (`/v2/guardrails*`). */
+  path: string;
+  /** How many matching requests it applies to. Default 1. */
+  times?: number | undefined;
+  /** Answer with this status instead of the real answer. */
+  status?: number | undefined;
+  /** Headers of the injected answer. */
+  headers?: Record<string, string> | undefined;
+  /** Body of the injected answer (default: the error body for `status`). */
+  body?: unknown;
+  /** Wait this long first; with no `status` and no `drop`, the real answer follows. */
+  delayMs?: number | undefined;
+  /** Close the connection without an answer. */
+  drop?: boolean | undefined;
+}
+
+/** A stored fault with how many uses it has left. */
+export interface Fault extends FaultRule {
+  /** The fault's id. */
+  id: string;
+  /** Uses left. */
+  remaining: number;
+}
+
+/** Body of `POST /__mock/faults`. */
+export const FaultBody = z.strictObject({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
+  path: z.string().min(1).startsWith('/', { error: 'expected a path starting with /' }),
+  times: z.number().int().min(1).max(1_000_000).optional(),
+  status: z.number().int().min(200).max(599).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.unknown().optional(),
+  delayMs: z.number().int().min(0).max(120_000).optional(),
+  drop: z.boolean().optional(),
+});
+
+/** The faults waiting to be injected, and the counter of fault ids. */
+export class FaultBook {
+  readonly #faults: Fault[] = [];
+  readonly #delayMs: number;
+  #count = 0;
+
+  /** Creates an empty book; `delayMs` is a delay added to every API answer (the `delayMs` option). */
+  constructor(options: { delayMs?: number } = {}) {
+    this.#delayMs = options.delayMs ?? 0;
+  }
+
+  /** Validates a rule and adds it; answers the stored fault. */
+  add(rule: FaultRule): Fault {
+    const parsed = parseOr400(FaultBody, rule);
+    const fault: Fault = {
+      ...stripUndefined(parsed),
+      id: `fault_${++this.#count}`,
+      remaining: parsed.times ?? 1,
+    };
+    this.#faults.push(fault);
+    return { ...fault };
+  }
+
+  /** Copies of the faults still waiting. */
+  list(): Fault[] {
+    return this.#faults.map((f) => ({ ...f }));
+  }
+
+  /** Removes every fault. */
+  clear(): void {
+    this.#faults.length = 0;
+  }
+
+  /**
+   * Takes one use of the first fault matching the request, if any. `*` in a fault's path matches
+   * any characters; no regular expression is built from the pattern (a user's): {@link globMatch}.
+   */
+  take(method: string, path: string): Fault | undefined {
+    const index = this.#faults.findIndex(
+      (f) => (f.method === undefined || f.method === method) && globMatch(f.path, path),
+    );
+    const fault = this.#faults[index];
+    if (!fault) return undefined;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.#faults.splice(index, 1);
+    return fault;
+  }
+
+  /**
+   * The faults stage: takes the fault matching the request, waits its delay, and answers its
+   * injected answer (a status, or a dropped connection); else waits the delay added to every answer
+   * and answers `undefined`, letting the request go on.
+   */
+  async apply(method: string, path: string, requestId: string): Promise<MockResponse | undefined> {
+    const fault = this.take(method, path);
+    if (fault?.delayMs) await sleep(fault.delayMs);
+    if (fault?.drop) return { status: 0, headers: {}, body: undefined, drop: true };
+    if (fault?.status === undefined) {
+      if (this.#delayMs) await sleep(this.#delayMs);
+      return undefined;
+    }
+    const body =
+      fault.body !== undefined
+        ? fault.body
+        : {
+            status: fault.status,
+            code: codeFor(fault.status),
+            message: `fault injected by the mock's control plane (status ${fault.status})`,
+            requestId,
+          };
+    return {
+      status: fault.status,
+      headers: { 'content-type': 'application/json', ...lower(fault.headers) },
+      body,
+    };
+  }
+
+  /** Removes every fault and numbers fault ids from 1 again. */
+  reset(): void {
+    this.clear();
+    this.#count = 0;
+  }
+}
+
+/** The error code of a fault's body: the API's code for that status, else a generic one. */
+function codeFor(status: number): string {
+  return (
+    codeOfStatus(status) ?? (status === 408 ? 'request_timeout' : status >= 500 ? 'internal_error' : 'fault')
+  );
+}
+
+function lower(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+}

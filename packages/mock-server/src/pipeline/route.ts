@@ -1,0 +1,125 @@
+/**
+ * The route stage: which endpoint of the contract's table a request is for (404 `route_not_found`
+ * for a path none has, 405 with `Allow` for a known path and another method), and its inputs
+ * validated against that endpoint's path, query and body schemas (one 400 naming every bad field).
+ *
+ * @module
+ */
+import {
+  type EndpointDefinition,
+  type EndpointName,
+  endpointList,
+  type FieldIssue,
+  fieldIssuesFromZod,
+  type IssueLocation,
+  matchPath,
+} from '@iacm/sdk/contract';
+import type { z } from 'zod';
+import { HttpError, validationError } from '../errors.js';
+
+/** An endpoint of the contract matched by a request. */
+export interface ResolvedRoute {
+  /** The endpoint's name (`workspaces.search`). */
+  name: EndpointName;
+  /** Its definition in the endpoint table. */
+  definition: EndpointDefinition;
+  /** The path parameters, as sent. */
+  params: Record<string, string>;
+}
+
+/** A request's inputs, validated against its endpoint. */
+export interface RouteInput {
+  /** Validated path parameters. */
+  params: Record<string, string>;
+  /** Validated query parameters. */
+  query: Record<string, unknown>;
+  /** Validated body (`{}` when an optional body was absent; `undefined` for endpoints without one). */
+  body: unknown;
+}
+
+/**
+ * The endpoint for `method` and `path`: of the endpoints whose path matches, the most literal ones
+ * (`/v2/guardrails/search` before `/v2/guardrails/{ruleId}`); 404 or 405 (with `Allow`) otherwise.
+ */
+export function resolveRoute(method: string, path: string): ResolvedRoute {
+  const candidates: Array<ResolvedRoute & { literal: number }> = [];
+  for (const definition of endpointList) {
+    const params = matchPath(definition.path, path);
+    if (!params) continue;
+    const literal = definition.path.split('/').filter((part) => !part.startsWith('{')).length;
+    candidates.push({ name: definition.name as EndpointName, definition, params, literal });
+  }
+  if (candidates.length === 0) {
+    throw new HttpError(
+      404,
+      'route_not_found',
+      `no endpoint at ${truncate(path)}; see docs/api-semantics.md for the API's paths`,
+    );
+  }
+  const best = Math.max(...candidates.map((c) => c.literal));
+  const specific = candidates.filter((c) => c.literal === best);
+  const hit = specific.find((c) => c.definition.method === method);
+  if (hit) return hit;
+  const allow = [...new Set(specific.map((c) => c.definition.method))].join(', ');
+  throw new HttpError(
+    405,
+    'method_not_allowed',
+    `${method} is not allowed on ${truncate(path)}; allowed: ${allow}`,
+    {
+      headers: { allow },
+    },
+  );
+}
+
+/**
+ * Validates a request's path parameters, query and body against its endpoint; one 400 names every
+ * bad field. `body` is called only here, so the body is read after authentication.
+ */
+export function validateInput(
+  route: ResolvedRoute,
+  method: string,
+  query: Record<string, string | string[]>,
+  body: () => unknown,
+): RouteInput {
+  const { definition } = route;
+  const issues: FieldIssue[] = [];
+  const sent = body();
+  const params = definition.params ? check(definition.params, route.params, 'path', issues) : {};
+  const checkedQuery = check(definition.query, query, 'query', issues) as Record<string, unknown>;
+  let input: unknown;
+  if (definition.body === undefined) {
+    if (sent !== undefined && !(isObject(sent) && Object.keys(sent).length === 0)) {
+      issues.push({
+        location: 'body',
+        path: '',
+        message: `body: ${method} ${definition.path} takes no body`,
+      });
+    }
+  } else if (sent === undefined && definition.bodyRequired) {
+    issues.push({
+      location: 'body',
+      path: '',
+      message: `body: ${method} ${definition.path} needs a JSON body`,
+    });
+  } else {
+    input = check(definition.body, sent ?? {}, 'body', issues);
+  }
+  if (issues.length > 0) throw validationError(issues);
+  return { params: params as Record<string, string>, query: checkedQuery, body: input };
+}
+
+/** Parses `input`; on failure adds its field issues to `issues` (so one answer names every bad field). */
+function check(schema: z.ZodType, input: unknown, location: IssueLocation, issues: FieldIssue[]): unknown {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  issues.push(...fieldIssuesFromZod(result.error, location, input));
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function truncate(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}

@@ -1,0 +1,38 @@
+/**
+ * The one glob matcher of the mock server: scope patterns of guardrail rules (seeded and evaluated),
+ * change addresses of plan evaluations, and the control plane's path patterns all match through it.
+ */
+
+/**
+ * Matches `value` against a glob `pattern`, whole-string and case-sensitive. `*` matches any run of
+ * characters, the empty run, `/` and line breaks included; every other character, regex
+ * metacharacters included, matches only itself.
+ *
+ * No regular expression is built: the pattern is split on `*`, the first segment must start the
+ * value and the last must end it, and the middle segments are found left to right, each at its
+ * leftmost place after the previous one (leftmost is always right when `*` is the only wildcard).
+ * Each part of the value is searched once, so the work grows with the pattern's length plus the
+ * value's length, not their product: a pattern from user input cannot make it slow.
+ *
+ * @example globMatch('feature/*', 'feature/a/b') // true
+ * @example globMatch('prod-?', 'prod-1') // false: `?` is literal
+ */
+export function globMatch(pattern: string, value: string): boolean {
+  if (!pattern.includes('*')) return pattern === value;
+  const segments = pattern.split('*');
+  const first = segments[0] as string;
+  const last = segments[segments.length - 1] as string;
+  // The first and last segments are anchored and must not overlap.
+  if (first.length + last.length > value.length) return false;
+  if (!value.startsWith(first) || !value.endsWith(last)) return false;
+  let at = first.length;
+  const end = value.length - last.length;
+  for (let i = 1; i < segments.length - 1; i++) {
+    const segment = segments[i] as string;
+    if (segment.length === 0) continue;
+    const found = value.indexOf(segment, at);
+    if (found < 0 || found + segment.length > end) return false;
+    at = found + segment.length;
+  }
+  return true;
+}

@@ -1,0 +1,270 @@
+/**
+ * Event center events: drift, ClickOps, guardrail violations and governance findings.
+ */
+import type { Event, EventAttribute, EventType, GuardrailRule, MutationType } from '@iacm/sdk/contract';
+import { STACK_STATUSES } from '@iacm/sdk/contract';
+import type { Random } from '../random.js';
+import { SEED_EPOCH } from '../state.js';
+import type { AccountContext, Integration, StackInfo, ViolatingRun } from './context.js';
+import { EVENT_WINDOW, iso, Weighted } from './helpers.js';
+import {
+  ASSET_KINDS,
+  type AssetContext,
+  CLICKOPS_EVENTS,
+  CLOUD_REGIONS,
+  CONSOLES,
+  EVENT_TYPE_TABLE,
+  EVENT_TYPES_ORDER,
+  GOVERNANCE_POLICIES,
+  type GovernancePolicy,
+  governancePolicies,
+  MUTATION_FIELDS,
+  MUTATION_SOURCES,
+  MUTATION_TABLE,
+  POLICY_SEVERITY_LIST,
+  POLICY_SEVERITY_TABLE,
+  SEVERITY_NAMES,
+} from './vocabulary.js';
+
+// --- events -------------------------------------------------------------------------------------------
+
+/** The account's event center events. */
+export function generateEvents(g: AccountContext): Event[] {
+  const rng = g.rng('events');
+  const count = g.plan.events;
+  const integrations = g.integrations;
+  if (count === 0 || integrations.length === 0) return [];
+  const ids = g.shared.ids;
+  const integrationTable = new Weighted(
+    integrations.map((integration, i): [Integration, number] => [integration, 1 / (1 + 0.35 * i)]),
+  );
+  // Each integration has a pool of assets that events happen to (some much more often than others).
+  const poolSize = Math.min(4000, Math.max(12, Math.ceil(count / integrations.length / 15)));
+  const pools = new Map<string, Asset[]>();
+  const words = [...new Set(g.workspaces.map((ws) => ws.area))];
+  if (words.length === 0) words.push('shared');
+  for (const integration of integrations) {
+    const kinds = ASSET_KINDS[integration.type];
+    const regions = Object.values(CLOUD_REGIONS[integration.type]);
+    const pool: Asset[] = [];
+    for (let i = 0; i < poolSize; i++) {
+      const [type, makeId] = rng.pick(kinds);
+      const context: AssetContext = {
+        org: g.org,
+        account: integration.providerAccountId,
+        region: rng.pick(regions),
+        word: `${rng.pick(words)}-${integration.env}`,
+        hex: rng.hex(20),
+      };
+      pool.push({ id: makeId(context), type, typeIndex: ASSET_TYPE_INDEX.get(type) as number });
+    }
+    pools.set(integration.id, pool);
+  }
+  // Timestamps first, sorted, so events come out newest first.
+  const times = new Float64Array(count);
+  for (let i = 0; i < count; i++) times[i] = SEED_EPOCH - 1 - Math.floor(rng.next() * EVENT_WINDOW);
+  times.sort();
+  const violating = g.violatingRuns.sort((a, b) => a.time - b.time);
+  const stacks = g.stacks;
+  // Attribute lists repeat a lot (same actor, field and source, say): each distinct list is made
+  // once, frozen and shared, found by a number made of the indices of its values.
+  const attribute = attributeCache();
+  const lists = new Map<number, EventAttribute[]>();
+  const people = g.people.length;
+  const actors = [...g.people.map((person) => person.email), `terraform@${g.org}.example`];
+  const fields = [...MUTATION_FIELDS, '*'];
+  // Every event type appears at least once (when there are enough events), at random positions.
+  const forced = new Map<number, EventType>();
+  if (count >= EVENT_TYPES_ORDER.length) {
+    while (forced.size < EVENT_TYPES_ORDER.length) {
+      const position = rng.int(0, count - 1);
+      if (!forced.has(position)) forced.set(position, EVENT_TYPES_ORDER[forced.size] as EventType);
+    }
+  }
+  const events: Event[] = new Array(count);
+  const progress = g.shared.progress;
+  for (let i = 0; i < count; i++) {
+    progress?.add();
+    const time = times[count - 1 - i] as number;
+    let type = forced.get(i) ?? EVENT_TYPE_TABLE.pick(rng);
+    if (type === 'guardrails_violation' && g.rules.length === 0) type = 'governance_violation';
+    if (type === 'iac_status_change' && stacks.length === 0) type = 'mutation';
+    const integration = integrationTable.pick(rng);
+    const pool = pools.get(integration.id) as Asset[];
+    const asset = pool[Math.floor(rng.next() ** 2 * pool.length)] as Asset;
+    const mutationType: MutationType =
+      type === 'iac_status_change' || type === 'governance_violation' || type === 'clickops'
+        ? 'update'
+        : MUTATION_TABLE.pick(rng);
+    let attributes: EventAttribute[] | undefined;
+    switch (type) {
+      case 'mutation': {
+        const actor = rng.chance(0.7) ? rng.int(0, people - 1) : people;
+        const field =
+          mutationType === 'update' ? rng.int(0, MUTATION_FIELDS.length - 1) : MUTATION_FIELDS.length;
+        const source = rng.int(0, MUTATION_SOURCES.length - 1);
+        const key = 1 + ((actor * fields.length + field) * MUTATION_SOURCES.length + source) * LIST_KINDS;
+        attributes = lists.get(key);
+        if (!attributes) {
+          attributes = frozenList([
+            attribute('actor', actors[actor] as string),
+            attribute('field', fields[field] as string),
+            attribute('source', MUTATION_SOURCES[source] as string),
+          ]);
+          lists.set(key, attributes);
+        }
+        break;
+      }
+      case 'guardrails_violation':
+        attributes = violationAttributes(g, rng, attribute, violating, time);
+        break;
+      case 'iac_status_change': {
+        const stackIndex = rng.int(0, stacks.length - 1);
+        const stack = stacks[stackIndex] as StackInfo;
+        const to = rng.chance(0.6) ? STACK_STATUSES.indexOf(stack.status) : rng.int(0, 7);
+        let from = rng.int(0, 7);
+        if (from === to) from = (to + 1 + rng.int(0, 6)) % 8;
+        const key = 2 + ((stackIndex * 8 + from) * 8 + to) * LIST_KINDS;
+        attributes = lists.get(key);
+        if (!attributes) {
+          attributes = frozenList([
+            attribute('stackId', stack.id),
+            attribute('stackName', stack.owner.name),
+            attribute('from', STACK_STATUSES[from] as string),
+            attribute('to', STACK_STATUSES[to] as string),
+          ]);
+          lists.set(key, attributes);
+        }
+        break;
+      }
+      case 'governance_violation': {
+        const candidates = governancePolicies(asset.type);
+        const policy = candidates[rng.int(0, candidates.length - 1)] as number;
+        const severity = POLICY_SEVERITY_TABLE.pick(rng);
+        const key = 3 + (policy * POLICY_SEVERITY_LIST.length + severity) * LIST_KINDS;
+        attributes = lists.get(key);
+        if (!attributes) {
+          const [policyId, policyName, framework] = GOVERNANCE_POLICIES[policy] as GovernancePolicy;
+          attributes = frozenList([
+            attribute('policyId', policyId),
+            attribute('policyName', policyName),
+            attribute('severity', POLICY_SEVERITY_LIST[severity] as string),
+            attribute('framework', framework),
+          ]);
+          lists.set(key, attributes);
+        }
+        break;
+      }
+      default: {
+        const actor = rng.int(0, people - 1);
+        const names = CLICKOPS_EVENTS[asset.type] ?? CLICKOPS_FALLBACK;
+        const name = rng.int(0, names.length - 1);
+        const key = 4 + ((asset.typeIndex * 4 + name) * (people + 1) + actor) * LIST_KINDS;
+        attributes = lists.get(key);
+        if (!attributes) {
+          attributes = frozenList([
+            attribute('actor', actors[actor] as string),
+            attribute('eventName', names[name] as string),
+            attribute('userAgent', CONSOLES[integration.type]),
+          ]);
+          lists.set(key, attributes);
+        }
+      }
+    }
+    events[i] = {
+      id: ids.uuid(rng),
+      account_id: g.accountId,
+      integration_id: integration.id,
+      event_timestamp: iso(time),
+      event_type: type,
+      provider_type: integration.type,
+      asset_id: asset.id,
+      asset_type: asset.type,
+      event: { mutation_id: ids.mutationId(rng), mutation_type: mutationType, attributes },
+    };
+  }
+  return events;
+}
+
+/**
+ * Attributes of a guardrail violation event: a rule that the latest violating run at or before
+ * `time` (or else the earliest one) failed, that run's workspace and its `runId`.
+ */
+export function violationAttributes(
+  g: AccountContext,
+  rng: Random,
+  attribute: AttributeCache,
+  violating: ViolatingRun[],
+  time: number,
+): EventAttribute[] {
+  let lo = 0;
+  let hi = violating.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((violating[mid] as ViolatingRun).time <= time) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  const hit = violating[Math.max(found, 0)];
+  const ruleId = hit ? rng.pick(hit.ruleIds) : (rng.pick(g.rules) as GuardrailRule).id;
+  if (hit && !hit.lists) hit.lists = new Map();
+  const cache = hit?.lists ?? g.ruleLists;
+  let attributes = cache.get(ruleId);
+  if (!attributes) {
+    const rule = g.rulesById.get(ruleId) as GuardrailRule;
+    const list = [
+      attribute('ruleId', rule.id),
+      attribute('ruleName', rule.name),
+      attribute('severity', SEVERITY_NAMES[rule.severity] ?? 'warning'),
+    ];
+    if (hit) list.push(attribute('workspaceId', hit.run.workspaceId), attribute('runId', hit.run.runId));
+    attributes = frozenList(list);
+    cache.set(ruleId, attributes);
+  }
+  return attributes;
+}
+
+interface Asset {
+  id: string;
+  type: string;
+  /** The asset type's index in {@link ASSET_TYPE_INDEX}. */
+  typeIndex: number;
+}
+
+/** How many kinds of attribute list share the list cache (the key's remainder tells them apart). */
+const LIST_KINDS = 5;
+const CLICKOPS_FALLBACK = ['ConsoleUpdate'];
+const ASSET_TYPE_INDEX = new Map(
+  Object.values(ASSET_KINDS)
+    .flat()
+    .map(([type], i) => [type, i]),
+);
+
+function frozenList(attributes: EventAttribute[]): EventAttribute[] {
+  return Object.freeze(attributes) as EventAttribute[];
+}
+
+type AttributeCache = (key: string, value: string) => EventAttribute;
+
+/**
+ * Event attributes are few distinct `{ key, value }` pairs repeated over many events: each pair is
+ * made once, frozen, and shared.
+ */
+function attributeCache(): AttributeCache {
+  const byKey = new Map<string, Map<string, EventAttribute>>();
+  return (key, value) => {
+    let byValue = byKey.get(key);
+    if (!byValue) {
+      byValue = new Map();
+      byKey.set(key, byValue);
+    }
+    let attribute = byValue.get(value);
+    if (!attribute) {
+      attribute = Object.freeze({ key, value });
+      byValue.set(value, attribute);
+    }
+    return attribute;
+  };
+}

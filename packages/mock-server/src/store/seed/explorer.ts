@@ -1,0 +1,296 @@
+/**
+ * IaC explorer records: stacks, backends, modules and repositories.
+ */
+import type { Backend, IacStack, Module, Repository, StackProvider } from '@iacm/sdk/contract';
+import type { Random } from '../random.js';
+import { SEED_EPOCH } from '../state.js';
+import { integrationFor } from './accounts.js';
+import type { AccountContext, RepoInfo, StackInfo, WsInfo } from './context.js';
+import { backendSummaries, DAY, digits, HISTORY, HOUR, iso, MINUTE, semver, slug } from './helpers.js';
+import { type CloudProvider, MODULE_ORIGINS, MODULES, STACK_STATUS_TABLE } from './vocabulary.js';
+
+// --- stacks -------------------------------------------------------------------------------------------
+
+/** Picks the workspaces that own a stack and makes the stacks' working forms. */
+export function generateStacks(g: AccountContext): void {
+  const rng = g.rng('stacks');
+  const count = Math.min(g.plan.stacks, g.workspaces.length);
+  const total = g.workspaces.length;
+  const byRepo = new Map<string, StackInfo[]>();
+  const byRepoAndTool = new Map<string, StackInfo[]>();
+  const byArea = new Map<string, StackInfo[]>();
+  const byAreaAndEnv = new Map<string, StackInfo[]>();
+  const add = (map: Map<string, StackInfo[]>, key: string, stack: StackInfo) => {
+    const list = map.get(key);
+    if (list) list.push(stack);
+    else map.set(key, [stack]);
+  };
+  // Spread stack owners evenly over the workspaces, so most repositories have some.
+  for (let i = 0; i < total; i++) {
+    const ws = g.workspaces[i] as WsInfo;
+    const owns = count > 0 && Math.floor(((i + 1) * count) / total) > Math.floor((i * count) / total);
+    if (!owns) continue;
+    const stack = stackInfo(g, rng, ws);
+    ws.stack = stack;
+    g.stacks.push(stack);
+    add(byRepo, ws.repo.fullName, stack);
+    add(byRepoAndTool, `${ws.repo.fullName} ${ws.iacType}`, stack);
+    add(byArea, `${ws.repo.fullName} ${ws.iacType} ${ws.area}`, stack);
+    add(byAreaAndEnv, `${ws.repo.fullName} ${ws.iacType} ${ws.area} ${ws.env}`, stack);
+    ws.repo.resources += stack.assetCount;
+  }
+  // Workspaces without a stack of their own share one: of their area and environment when there is
+  // one, else of their area, else of their repository and IaC tool, else of their repository, else
+  // a nearby one.
+  for (let i = 0; i < total; i++) {
+    const ws = g.workspaces[i] as WsInfo;
+    if (ws.stack || count === 0) continue;
+    const tool = `${ws.repo.fullName} ${ws.iacType}`;
+    const candidates =
+      byAreaAndEnv.get(`${tool} ${ws.area} ${ws.env}`) ??
+      byArea.get(`${tool} ${ws.area}`) ??
+      byRepoAndTool.get(tool) ??
+      byRepo.get(ws.repo.fullName);
+    ws.stack = candidates
+      ? rng.pick(candidates)
+      : g.stacks[Math.min(count - 1, Math.floor((i * count) / total))];
+  }
+}
+
+/** The stack records, once the runs have told when each stack was last applied. */
+export function stackRecords(g: AccountContext): IacStack[] {
+  const rng = g.rng('stack-records');
+  return g.stacks.map((stack) => {
+    const { owner } = stack;
+    const lastApplied =
+      stack.lastApplied ??
+      (stack.status === 'empty'
+        ? undefined
+        : owner.createdAt - rng.int(HOUR, Math.max(HOUR, owner.createdAt - (SEED_EPOCH - HISTORY))));
+    return {
+      id: stack.id,
+      name: owner.name,
+      stateType: owner.iacType,
+      status: stack.status,
+      version: owner.iacVersion,
+      backend: stack.backendType,
+      ...(lastApplied === undefined ? {} : { lastApplied: iso(lastApplied) }),
+      assetCount: stack.assetCount,
+      stackProviders: stack.providers,
+      metadata: { vcsRepo: owner.repo.fullName, vcsPath: owner.vcsPath, branch: 'main' },
+    };
+  });
+}
+
+/** The working form of the stack a workspace owns. */
+function stackInfo(g: AccountContext, rng: Random, ws: WsInfo): StackInfo {
+  const provider = ws.iacType === 'cloudformation' ? 'aws' : ws.provider;
+  const remote = ws.iacType !== 'cloudformation' && rng.chance(0.12);
+  const tier = ws.env === 'prod' ? 'prod' : 'nonprod';
+  let backendType: string;
+  let location: string;
+  let backendConfig: Record<string, unknown>;
+  const key = `${ws.repo.name}/${ws.vcsPath}/terraform.tfstate`;
+  if (remote) {
+    backendType = 'remote';
+    location = `app.terraform.io/${g.org}`;
+    backendConfig = {
+      hostname: 'app.terraform.io',
+      organization: g.org,
+      workspaces: { name: ws.name },
+    };
+  } else if (ws.iacType === 'cloudformation') {
+    backendType = 's3';
+    const bucket = `${g.org}-cfn-templates`;
+    location = `s3://${bucket}`;
+    backendConfig = { bucket, key: `${ws.vcsPath}/template.yaml`, region: ws.region };
+  } else if (provider === 'aws') {
+    backendType = 's3';
+    const bucket = `${g.org}-tf-state-${tier}`;
+    location = `s3://${bucket}`;
+    backendConfig = {
+      bucket,
+      key,
+      region: 'us-east-1',
+      dynamodb_table: `${g.org}-tf-locks`,
+      encrypt: true,
+    };
+  } else if (provider === 'gcp') {
+    backendType = 'gcs';
+    const bucket = `${g.org}-tfstate-${tier}`;
+    location = `gs://${bucket}`;
+    backendConfig = { bucket, prefix: `${ws.repo.name}/${ws.vcsPath}` };
+  } else {
+    backendType = 'azurerm';
+    const account = `${g.org.replace(/[^a-z0-9]/g, '')}tfstate${tier}`.slice(0, 24);
+    location = `https://${account}.blob.core.windows.net/tfstate`;
+    backendConfig = {
+      resource_group_name: `rg-tfstate-${tier}`,
+      storage_account_name: account,
+      container_name: 'tfstate',
+      key: `${ws.name}.tfstate`,
+    };
+  }
+  const status = STACK_STATUS_TABLE.pick(rng);
+  const assetCount = status === 'empty' ? 0 : Math.floor(3 + rng.next() ** 2 * 400);
+  const id = g.shared.ids.uuid(rng);
+  return {
+    id,
+    owner: ws,
+    status,
+    assetCount,
+    providers: stackProviders(g, rng, ws, provider),
+    ...backendSummaries({ backendType, backendConfig, iacStackId: id, managedResourceCount: assetCount }),
+    location,
+    backendType,
+    provider,
+    lastApplied: undefined,
+  };
+}
+
+/** A stack's providers: the workspace's cloud first, then a few others. */
+function stackProviders(
+  g: AccountContext,
+  rng: Random,
+  ws: WsInfo,
+  provider: CloudProvider,
+): StackProvider[] {
+  const cloud = (type: CloudProvider): StackProvider => {
+    const integration = integrationFor(g, type, ws.env);
+    const integrated = integration !== undefined && rng.chance(0.92);
+    return {
+      providerType: type,
+      providerAccountId: integration?.providerAccountId ?? externalAccountId(rng, type, g.org, ws.env),
+      providerIntegrationId: integrated ? integration.id : '',
+      isIntegrated: integrated,
+    };
+  };
+  const providers = [cloud(provider)];
+  if (ws.iacType === 'cloudformation') return providers;
+  const extras = rng.int(0, 2);
+  const kinds = rng.sample(['k8s', 'github', 'datadog', 'cloud'] as const, extras);
+  for (const kind of kinds) {
+    if (kind === 'cloud') {
+      const other = rng.pick((['aws', 'gcp', 'azurerm'] as const).filter((type) => type !== provider));
+      providers.push(cloud(other));
+    } else {
+      const accountId =
+        kind === 'k8s'
+          ? `${ws.provider === 'gcp' ? 'gke' : ws.provider === 'azurerm' ? 'aks' : 'eks'}-${ws.env}-${ws.region}`
+          : kind === 'github'
+            ? g.org
+            : `datadoghq.com/${g.org}`;
+      providers.push({
+        providerType: kind,
+        providerAccountId: accountId,
+        providerIntegrationId: '',
+        isIntegrated: false,
+      });
+    }
+  }
+  return providers;
+}
+
+// --- backends -----------------------------------------------------------------------------------------
+
+/** The account's backend records, one per stack. */
+export function generateBackends(g: AccountContext): Backend[] {
+  const rng = g.rng('backends');
+  const seen = new Map<string, StackInfo>();
+  for (const stack of g.stacks) if (!seen.has(stack.location)) seen.set(stack.location, stack);
+  const backends: Backend[] = [];
+  for (const [location, stack] of seen) {
+    // The integration that reads the backend: the cloud account of its tier (prod or not).
+    const integration =
+      stack.backendType === 'remote'
+        ? undefined
+        : integrationFor(g, stack.provider, stack.owner.env === 'prod' ? 'prod' : 'staging');
+    backends.push({
+      id: `backend-${stack.backendType}-${slug(location)}`,
+      type: stack.backendType,
+      mainLocation: location,
+      lastScan: iso(SEED_EPOCH - rng.int(10 * MINUTE, 2 * DAY)),
+      isDeleted: false,
+      remoteIntegrationId: integration?.id ?? '',
+    });
+  }
+  if (backends.length > 0 && rng.chance(0.5)) {
+    const location = `s3://${g.org}-terraform-state-legacy`;
+    backends.push({
+      id: `backend-s3-${slug(location)}`,
+      type: 's3',
+      mainLocation: location,
+      lastScan: iso(SEED_EPOCH - rng.int(20 * DAY, 80 * DAY)),
+      isDeleted: true,
+      remoteIntegrationId: integrationFor(g, 'aws', 'prod')?.id ?? '',
+    });
+  }
+  return backends;
+}
+
+// --- modules and repositories -----------------------------------------------------------------------
+
+/** The account's module and repository records. */
+export function generateModules(g: AccountContext): { modules: Module[]; repositories: Repository[] } {
+  const rng = g.rng('modules');
+  const modules: Module[] = [];
+  const repositories: Repository[] = [];
+  const usage = new Map<string, number>();
+  for (const ws of g.workspaces) usage.set(ws.repo.fullName, (usage.get(ws.repo.fullName) ?? 0) + 1);
+  for (const repo of g.repos.values()) {
+    if (repo.onlyCloudFormation) {
+      repositories.push(repositoryRecord(repo, g.org));
+      continue;
+    }
+    const pool = [...repo.providers].flatMap((provider) => MODULES[provider]);
+    const chosen = rng.sample(pool, rng.int(1, 4));
+    for (const [name, source, version] of chosen) {
+      const origin = MODULE_ORIGINS.pick(rng);
+      const gitVersion = semver(rng, 3);
+      const first = rng.pick(g.people);
+      const last = rng.chance(0.6) ? rng.pick(g.people) : first;
+      const updated = Math.max(SEED_EPOCH - HISTORY, repo.maxUpdated - rng.int(0, 30 * DAY));
+      modules.push({
+        id: `module-${slug(repo.fullName)}-${name}`,
+        moduleFolderPath: `modules/${name}`,
+        repoFullName: repo.fullName,
+        moduleVcsPath: `${repo.vcsPath}//modules/${name}`,
+        vcsType: repo.vcs,
+        updateAt: iso(updated),
+        lastContributor: last.email,
+        firstContributor: first.email,
+        usageCount: rng.int(0, (usage.get(repo.fullName) ?? 1) * 2),
+        version: origin === 'registry' ? version : gitVersion,
+        moduleOrigin:
+          origin === 'registry'
+            ? source
+            : origin === 'git'
+              ? `git::https://${repo.vcs === 'gitlab' ? 'gitlab.com' : 'github.com'}/${g.org}/terraform-modules.git//${name}?ref=v${gitVersion}`
+              : `./modules/${name}`,
+        moduleOriginType: origin,
+      });
+      repo.modules++;
+    }
+    repositories.push(repositoryRecord(repo, g.org));
+  }
+  return { modules, repositories };
+}
+
+function externalAccountId(rng: Random, type: CloudProvider, org: string, env: string): string {
+  if (type === 'aws') return digits(rng, 12);
+  if (type === 'gcp') return `${org}-${env}-${rng.hex(4)}`;
+  return rng.uuid();
+}
+
+function repositoryRecord(repo: RepoInfo, org: string): Repository {
+  return {
+    repoFullName: repo.fullName,
+    maxTimestamp: repo.maxUpdated,
+    topHit: {
+      vcsId: `vcs-${repo.vcs}-${org}`,
+      vcsType: repo.vcs,
+      modulesCount: repo.modules,
+      resourcesCount: repo.resources,
+    },
+  };
+}

@@ -1,0 +1,234 @@
+/**
+ * Small helpers of the seed generator: time units, the fast timestamp writer, weighted choices,
+ * random digits and versions, the id factory, frozen shared leaves, and repository URLs.
+ */
+import type { TaskBackendSummary, VcsType, WorkspaceBackendSummary } from '@iacm/sdk/contract';
+import type { Random } from '../random.js';
+
+// ---------------------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------------------
+
+/** One second in milliseconds. */
+export const SECOND = 1000;
+/** One minute in milliseconds. */
+export const MINUTE = 60 * SECOND;
+/** One hour in milliseconds. */
+export const HOUR = 60 * MINUTE;
+/** One day in milliseconds. */
+export const DAY = 24 * HOUR;
+
+/** How far back workspaces, runs and rules go. */
+export const HISTORY = 90 * DAY;
+/** How far back events go. */
+export const EVENT_WINDOW = 30 * DAY;
+
+const ISO_CODES = new Array<number>(24).fill(48);
+const ISO_DAYS = new Map<number, number[]>();
+
+/**
+ * The API's timestamp form of epoch milliseconds: exactly `new Date(ms).toISOString()` (the date
+ * part comes from it, once per day), built twice as fast, which matters for millions of records.
+ */
+export function iso(value: number): string {
+  const ms = Math.trunc(value);
+  const day = Math.floor(ms / DAY);
+  let prefix = ISO_DAYS.get(day);
+  if (prefix === undefined) {
+    prefix = Array.from(new Date(day * DAY).toISOString().slice(0, 11), (c) => c.charCodeAt(0));
+    ISO_DAYS.set(day, prefix);
+  }
+  const codes = ISO_CODES;
+  for (let i = 0; i < 11; i++) codes[i] = prefix[i] as number;
+  let rest = ms - day * DAY;
+  const milli = rest % 1000;
+  rest = (rest - milli) / 1000;
+  const second = rest % 60;
+  rest = (rest - second) / 60;
+  const minute = rest % 60;
+  const hour = (rest - minute) / 60;
+  codes[11] = 48 + Math.floor(hour / 10);
+  codes[12] = 48 + (hour % 10);
+  codes[13] = 58;
+  codes[14] = 48 + Math.floor(minute / 10);
+  codes[15] = 48 + (minute % 10);
+  codes[16] = 58;
+  codes[17] = 48 + Math.floor(second / 10);
+  codes[18] = 48 + (second % 10);
+  codes[19] = 46;
+  codes[20] = 48 + Math.floor(milli / 100);
+  codes[21] = 48 + (Math.floor(milli / 10) % 10);
+  codes[22] = 48 + (milli % 10);
+  codes[23] = 90;
+  return String.fromCharCode.apply(null, codes);
+}
+
+/** A weighted choice table, built once and sampled many times. */
+export class Weighted<T> {
+  readonly #items: T[];
+  readonly #cumulative: number[];
+  readonly #total: number;
+
+  constructor(entries: ReadonlyArray<readonly [T, number]>) {
+    this.#items = entries.map(([item]) => item);
+    let sum = 0;
+    this.#cumulative = entries.map(([, weight]) => {
+      sum += weight;
+      return sum;
+    });
+    this.#total = sum;
+  }
+
+  pick(rng: Random): T {
+    const x = rng.next() * this.#total;
+    const cumulative = this.#cumulative;
+    for (let i = 0; i < cumulative.length; i++) {
+      if (x < (cumulative[i] as number)) return this.#items[i] as T;
+    }
+    return this.#items[this.#items.length - 1] as T;
+  }
+}
+
+/** `n` random digits (the first one non-zero). */
+export function digits(rng: Random, n: number): string {
+  let out = String(rng.int(1, 9));
+  while (out.length < n) out += String(rng.int(0, 9));
+  return out;
+}
+
+/** A `major.minor.patch` version. */
+export function semver(rng: Random, maxMajor: number): string {
+  return `${rng.int(0, maxMajor)}.${rng.int(0, 12)}.${rng.int(0, 9)}`;
+}
+
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
+/** Writes `count` hex digits of `value` (most significant first) into `codes` at `at`. */
+function writeHex(codes: number[], at: number, value: number, count: number): void {
+  let rest = value;
+  for (let i = at + count - 1; i >= at; i--) {
+    codes[i] = HEX_CODES[rest & 15] as number;
+    rest >>>= 4;
+  }
+}
+
+/** 32 random bits. */
+export function word(rng: Random): number {
+  return Math.floor(rng.next() * 0x100000000);
+}
+
+/**
+ * Globally unique identifiers, built as flat strings (cheap to keep a million of).
+ *
+ * - Record ids are 24-hex, shaped like MongoDB object ids: 8 hex digits of the record's creation
+ *   second, 8 random hex digits, and 8 hex digits of a state-wide counter XOR a per-seed mask (a
+ *   bijection, so two ids never collide).
+ * - UUIDs are lower-case version-4 UUIDs whose random digits come from the PRNG and whose last 8
+ *   digits carry a counter the same way, so they are unique within the state by construction.
+ */
+export class IdFactory {
+  #objects = 0;
+  #uuids = 0;
+  readonly #mask: number;
+  readonly #id: number[] = new Array<number>(24).fill(48);
+  readonly #uuid: number[] = new Array<number>(36).fill(45);
+  readonly #mutation: number[] = Array.from('mut-000000000000', (c) => c.charCodeAt(0));
+
+  constructor(rng: Random) {
+    this.#mask = word(rng);
+  }
+
+  objectId(rng: Random, ms: number): string {
+    const codes = this.#id;
+    writeHex(codes, 0, Math.floor(ms / 1000), 8);
+    writeHex(codes, 8, word(rng), 8);
+    writeHex(codes, 16, (this.#objects++ ^ this.#mask) >>> 0, 8);
+    return String.fromCharCode.apply(null, codes);
+  }
+
+  uuid(rng: Random): string {
+    const codes = this.#uuid;
+    const a = word(rng);
+    const b = word(rng);
+    const c = word(rng);
+    writeHex(codes, 0, a, 8);
+    writeHex(codes, 9, b >>> 16, 4);
+    codes[14] = 52; // version 4
+    writeHex(codes, 15, b & 0xfff, 3);
+    codes[19] = HEX_CODES[8 | (c >>> 30)] as number; // variant 10xx
+    writeHex(codes, 20, (c >>> 16) & 0xfff, 3);
+    writeHex(codes, 24, c & 0xffff, 4);
+    writeHex(codes, 28, (this.#uuids++ ^ this.#mask) >>> 0, 8);
+    return String.fromCharCode.apply(null, codes);
+  }
+
+  /** An event's `mutation_id`: `mut-` and 12 random hex digits (not unique). */
+  mutationId(rng: Random): string {
+    const codes = this.#mutation;
+    writeHex(codes, 4, word(rng), 8);
+    writeHex(codes, 12, word(rng), 4);
+    return String.fromCharCode.apply(null, codes);
+  }
+}
+
+/** A `{ description }` wrapper, as runs and tasks carry enumerated members. */
+export type Described<T extends string = string> = { description: T };
+
+/** The `{ description }` wrappers of some values, made once, frozen and shared. */
+export function described<T extends string>(values: readonly T[]): Map<T, Described<T>> {
+  return new Map(values.map((value) => [value, Object.freeze({ description: value })]));
+}
+
+/** Freezes plain JSON data, all the way down. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** A workspace's (or a stack's) backend as workspaces and runs show it, and as run tasks show it. */
+export interface BackendSummaries {
+  backendSummary: WorkspaceBackendSummary;
+  taskBackend: TaskBackendSummary;
+}
+
+/** Both backend summaries of a backend, frozen, to be shared. */
+export function backendSummaries(summary: WorkspaceBackendSummary): BackendSummaries {
+  const { backendType: type, backendConfig: config, managedResourceCount: resources } = deepFreeze(summary);
+  return {
+    backendSummary: summary,
+    taskBackend: Object.freeze({
+      type,
+      config,
+      resources,
+      description: `${type} backend, ${resources} resources`,
+    }),
+  };
+}
+
+/** A URL or name made into a lower-case, dash-separated slug. */
+export function slug(value: string): string {
+  return value
+    .replace(/^[a-z0-9]+:\/\//, '')
+    .replace(/[^a-zA-Z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .toLowerCase();
+}
+
+/** The web URL of a repository on its VCS host. */
+export function repoUrl(vcs: VcsType, org: string, name: string): string {
+  switch (vcs) {
+    case 'github':
+      return `https://github.com/${org}/${name}`;
+    case 'gitlab':
+      return `https://gitlab.com/${org}/${name}`;
+    case 'bitbucket':
+      return `https://bitbucket.org/${org}/${name}`;
+    case 'azuredevops':
+      return `https://dev.azure.com/${org}/infrastructure/_git/${name}`;
+    default:
+      return `https://us-east-1.console.aws.amazon.com/codesuite/codecommit/repositories/${name}/browse?region=us-east-1`;
+  }
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ControlRoute } from '../../src/control/route.js';
+import { dispatchControl, matchControlRoute, matchTemplate } from '../../src/control/router.js';
+import { CONTROL_ROUTES, controlRouteListing } from '../../src/control/routes.js';
+import { HttpError } from '../../src/errors.js';
+import { expectError, setup } from '../helpers.js';
+
+function refusal(fn: () => unknown): HttpError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof HttpError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('the control router', () => {
+  it('matches `:params` as one whole, decoded segment', () => {
+    expect(matchTemplate('/__mock/stacks/:id/findings', '/__mock/stacks/a%2Fb/findings')).toEqual({
+      id: 'a/b',
+    });
+    expect(matchTemplate('/__mock/stacks/:id/findings', '/__mock/stacks//findings')).toBeUndefined();
+    expect(matchTemplate('/__mock/stacks/:id/findings', '/__mock/stacks/a/b/findings')).toBeUndefined();
+    expect(matchTemplate('/__mock/stacks/:id', '/__mock/stacks/%E0%A4%A')).toEqual({ id: '%E0%A4%A' });
+  });
+
+  it('answers 405 with every method of a known path in Allow, and 404 for an unknown path', () => {
+    const wrong = refusal(() => matchControlRoute(CONTROL_ROUTES, 'PUT', '/__mock/faults'));
+    expect([wrong.status, wrong.headers.allow]).toEqual([405, 'POST, GET, DELETE']);
+    const webhook = refusal(() => matchControlRoute(CONTROL_ROUTES, 'GET', '/__mock/integrations/webhook/x'));
+    expect(webhook.headers.allow).toBe('PATCH, DELETE');
+    expect(refusal(() => matchControlRoute(CONTROL_ROUTES, 'GET', '/__mock/none')).code).toBe(
+      'route_not_found',
+    );
+  });
+
+  it("validates the body with the route's schema before its handler runs", async () => {
+    let ran = false;
+    const routes: ControlRoute[] = [
+      {
+        method: 'POST',
+        path: '/__mock/thing',
+        summary: 'a test route',
+        body: z.strictObject({ n: z.number() }),
+        handler: ({ body }) => {
+          ran = true;
+          return { status: 200, headers: {}, body };
+        },
+      },
+    ];
+    const context = { plane: undefined as never, deps: undefined as never, query: {} };
+    const bad = await Promise.resolve()
+      .then(() => dispatchControl(routes, 'POST', '/__mock/thing', { ...context, body: { n: 'x' } }))
+      .catch((error: HttpError) => error);
+    expect((bad as HttpError).issues?.[0]?.path).toBe('n');
+    expect(ran).toBe(false);
+    const good = await dispatchControl(routes, 'POST', '/__mock/thing', { ...context, body: { n: 1 } });
+    expect(good.body).toEqual({ n: 1 });
+  });
+
+  it('has each method and path once, every one listed with what it does', () => {
+    const keys = CONTROL_ROUTES.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(controlRouteListing()).toContainEqual({
+      route: 'POST /__mock/workspaces/{id}/runs',
+      summary: 'simulate a CI run, evaluated against the guardrail rules',
+    });
+  });
+
+  it('answers over HTTP through the core: a table route, a 405 with Allow, a 400 naming the field', async () => {
+    const ctx = await setup();
+    expect((await ctx.call('GET', '/__mock/faults/', { token: null })).body).toEqual([]);
+    const wrong = await ctx.call('PATCH', '/__mock/clock', { token: null });
+    expectError(wrong, 405, 'method_not_allowed');
+    expect(wrong.headers.allow).toBe('GET, POST');
+    const bad = await ctx.call('POST', '/__mock/rate-limit', { token: null, body: { enabled: 'yes' } });
+    expect(expectError(bad, 400, 'validation_failed').issues?.[0]?.path).toBe('enabled');
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { HttpError } from '../../src/errors.js';
+import { FaultBook } from '../../src/pipeline/faults.js';
+
+describe('faults stage', () => {
+  it('matches method and a `*` path pattern, and uses a fault `times` times', async () => {
+    const book = new FaultBook();
+    book.add({ method: 'POST', path: '/v2/guardrails*', status: 503, times: 2 });
+    expect(await book.apply('GET', '/v2/guardrails/search', 'r1')).toBeUndefined();
+    const first = await book.apply('POST', '/v2/guardrails/search', 'r2');
+    expect(first).toEqual({
+      status: 503,
+      headers: { 'content-type': 'application/json' },
+      body: {
+        status: 503,
+        code: 'service_unavailable',
+        message: "fault injected by the mock's control plane (status 503)",
+        requestId: 'r2',
+      },
+    });
+    expect(book.list()[0]?.remaining).toBe(1);
+    expect((await book.apply('POST', '/v2/guardrails', 'r3'))?.status).toBe(503);
+    expect(book.list()).toEqual([]);
+    expect(await book.apply('POST', '/v2/guardrails', 'r4')).toBeUndefined();
+  });
+
+  it('answers a given body and headers (names lower-cased), or drops the connection', async () => {
+    const book = new FaultBook();
+    book.add({ path: '/a', status: 418, body: { teapot: true }, headers: { 'Retry-After': '1' } });
+    book.add({ path: '/b', drop: true });
+    expect(await book.apply('GET', '/a', 'r')).toEqual({
+      status: 418,
+      headers: { 'content-type': 'application/json', 'retry-after': '1' },
+      body: { teapot: true },
+    });
+    expect(await book.apply('GET', '/b', 'r')).toMatchObject({ status: 0, drop: true });
+  });
+
+  it('takes regex characters in a pattern literally', async () => {
+    const book = new FaultBook();
+    book.add({ path: '/v2/(a|b)+', status: 500 });
+    expect(await book.apply('GET', '/v2/aaa', 'r')).toBeUndefined();
+    expect((await book.apply('GET', '/v2/(a|b)+', 'r'))?.status).toBe(500);
+  });
+
+  it('refuses a bad rule with 400 naming the field; reset numbers ids from 1 again', () => {
+    const book = new FaultBook();
+    let refused: unknown;
+    try {
+      book.add({ path: 'no-slash' });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).issues?.[0]?.path).toBe('path');
+    expect(book.add({ path: '/x' }).id).toBe('fault_1');
+    expect(book.add({ path: '/y' }).id).toBe('fault_2');
+    book.reset();
+    expect(book.list()).toEqual([]);
+    expect(book.add({ path: '/z' }).id).toBe('fault_1');
+  });
+});

@@ -1,0 +1,286 @@
+/**
+ * The layering rules (issue 12; docs/architecture.md draws them), checked over the imports of every source file of every
+ * package, `packages/<name>/src` (value and type imports, `export ... from` and dynamic imports alike):
+ *
+ * - no import cycle between the files of a package;
+ * - in the mock server, imports point down the layers of {@link LAYERS} only;
+ * - no relative import leaves its package (import a sibling through its name, e.g. `@iacm/sdk/contract`).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const packagesDir = fileURLToPath(new URL('../packages', import.meta.url));
+
+/**
+ * The mock server's layers, top to bottom: a file may import files of its own layer or of a lower one.
+ * A layer is assigned by the first path segment under `packages/mock-server/src/` (a folder, or a file
+ * directly in `src/`). A new folder (or a new file directly in `src/`) must be added here, with a comment
+ * saying why it sits where it does; the test fails until it is.
+ */
+const LAYERS: readonly { layer: string; segments: readonly string[] }[] = [
+  // Entry points: the package's public entries and the CLI.
+  { layer: 'entry', segments: ['index.ts', 'node.ts', 'cli.ts'] },
+  // MSW and node:http adapters, CLI option parsing, the landing page and the request log.
+  { layer: 'adapters', segments: ['adapters'] },
+  // The core: MockCore and the concepts it wires (core/), the request pipeline's stages (pipeline/), and
+  // the control plane's table of routes (control/), which drives the stages' state (journal, faults,
+  // rate limit, clock): one layer.
+  { layer: 'core', segments: ['core', 'pipeline', 'control'] },
+  // One module per API group.
+  { layer: 'operations', segments: ['operations'] },
+  // The engine: guardrail evaluation, findings, events and webhooks, plans, simulated runs.
+  { layer: 'domain', segments: ['domain'] },
+  // The account state, its seed and its random generator.
+  { layer: 'store', segments: ['store'] },
+  // Collections, comparison, search.
+  { layer: 'query', segments: ['query'] },
+  // The bottom: error types, and `version.ts`, a constant that imports nothing.
+  { layer: 'errors', segments: ['errors.ts', 'errors', 'version.ts'] },
+];
+
+/**
+ * Violations being removed by the restructuring of issue 12 (files another change owns). Each entry is
+ * a line of the test's report; an entry that no longer occurs fails the test too, so that the list only
+ * shrinks. Do not add to it: fix the import instead.
+ */
+const KNOWN_VIOLATIONS: readonly string[] = [];
+
+/**
+ * The sibling packages each package may depend on at run time (`dependencies` and `peerDependencies`):
+ * the receiver and the SDK on none (the receiver bundles the contract it imports as a devDependency),
+ * the mock server on both.
+ */
+const RUNTIME_SIBLINGS: Record<string, readonly string[]> = {
+  sdk: [],
+  'webhook-receiver': [],
+  'mock-server': ['@iacm/sdk', '@iacm/webhook-receiver'],
+};
+
+/** The source files and their relative imports, as paths relative to `packages/`. */
+interface ImportGraph {
+  /** Each file's relative imports, resolved (`./x.js` is `x.ts`); package imports are not listed. */
+  imports: Map<string, string[]>;
+}
+
+/** Sorted relative paths of the `.ts` files under `dir`. */
+function sourceFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) files.push(...sourceFiles(path));
+    else if (/\.(c|m)?tsx?$/.test(name) && !name.endsWith('.d.ts')) files.push(path);
+  }
+  return files;
+}
+
+/** The file a relative specifier names (`./x.js` is `./x.ts`), relative to `packages/`. */
+function resolveSpecifier(from: string, specifier: string): string {
+  const base = resolve(dirname(join(packagesDir, from)), specifier);
+  const stem = base.replace(/\.(c|m)?jsx?$/, '');
+  const candidates = [
+    `${stem}.ts`,
+    `${stem}.tsx`,
+    `${stem}.mts`,
+    `${stem}.cts`,
+    base,
+    join(base, 'index.ts'),
+  ];
+  const found = candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+  return relative(packagesDir, found ?? base);
+}
+
+/** The import graph of every file under `packages/<name>/src`. */
+function readGraph(): ImportGraph {
+  const imports = new Map<string, string[]>();
+  for (const pkg of readdirSync(packagesDir).sort()) {
+    const src = join(packagesDir, pkg, 'src');
+    if (!existsSync(src)) continue;
+    for (const path of sourceFiles(src)) {
+      const file = relative(packagesDir, path);
+      const { importedFiles } = ts.preProcessFile(readFileSync(path, 'utf8'), true, true);
+      imports.set(
+        file,
+        importedFiles
+          .filter(({ fileName }) => fileName.startsWith('.'))
+          .map(({ fileName }) => resolveSpecifier(file, fileName)),
+      );
+    }
+  }
+  return { imports };
+}
+
+/** The package a path relative to `packages/` belongs to. */
+const packageOf = (file: string) => file.split('/')[0] ?? '';
+
+/** The layer of a mock-server file, or undefined for files of other packages. */
+function layerOf(file: string): { layer: string; rank: number } | undefined {
+  const match = /^mock-server\/src\/([^/]+)/.exec(file);
+  if (!match?.[1]) return undefined;
+  const segment = match[1];
+  const rank = LAYERS.findIndex((entry) => entry.segments.includes(segment));
+  if (rank < 0) {
+    throw new Error(
+      `packages/${file}: packages/mock-server/src/${segment} has no layer: add it to LAYERS in ` +
+        'tests/architecture.test.ts, with a comment saying why it sits there',
+    );
+  }
+  return { layer: LAYERS[rank]?.layer ?? '', rank };
+}
+
+/** Cycles among the local imports: one cycle per strongly connected component, from its smallest file. */
+function findCycles(imports: Map<string, string[]>): string[][] {
+  const edges = (file: string) => (imports.get(file) ?? []).filter((target) => imports.has(target));
+  // Tarjan's strongly connected components.
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, counter);
+    low.set(file, counter);
+    counter++;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of edges(file)) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(target) ?? 0));
+      } else if (onStack.has(target)) {
+        low.set(file, Math.min(low.get(file) ?? 0, index.get(target) ?? 0));
+      }
+    }
+    if (low.get(file) === index.get(file)) {
+      const component: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop();
+        if (member === undefined) break;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== file);
+      if (component.length > 1 || edges(file).includes(file)) components.push(component.sort());
+    }
+  };
+  for (const file of [...imports.keys()].sort()) if (!index.has(file)) visit(file);
+  // A cycle through each component: the shortest way back to its smallest file (breadth first).
+  return components.map((component) => {
+    const members = new Set(component);
+    const start = component[0] ?? '';
+    const previous = new Map<string, string>();
+    const queue = [start];
+    while (queue.length > 0) {
+      const file = queue.shift() ?? '';
+      for (const target of [...edges(file)].sort()) {
+        if (!members.has(target)) continue;
+        if (target === start) {
+          const path = [start];
+          for (let at: string | undefined = file; at !== undefined && at !== start; at = previous.get(at)) {
+            path.unshift(at);
+          }
+          path.unshift(start);
+          return path;
+        }
+        if (!previous.has(target)) {
+          previous.set(target, file);
+          queue.push(target);
+        }
+      }
+    }
+    return component;
+  });
+}
+
+/** Every violation of the rules in the graph, as report lines (paths relative to `packages/`). */
+function violations(graph: ImportGraph): string[] {
+  const found: string[] = [];
+  for (const cycle of findCycles(graph.imports)) found.push(`cycle: ${cycle.join(' -> ')}`);
+  for (const [file, targets] of graph.imports) {
+    for (const target of targets) {
+      if (target.startsWith('..') || packageOf(target) !== packageOf(file)) {
+        found.push(`leaves its package: ${file} -> ${target}`);
+        continue;
+      }
+      if (!graph.imports.has(target)) continue;
+      const from = layerOf(file);
+      const to = layerOf(target);
+      if (from && to && to.rank < from.rank) {
+        found.push(`upward (${from.layer} -> ${to.layer}): ${file} -> ${target}`);
+      }
+    }
+  }
+  return [...new Set(found)].sort();
+}
+
+describe('the layering rules', () => {
+  it('finds a cycle, an upward import and an import out of the package in a small graph', () => {
+    const graph: ImportGraph = {
+      imports: new Map([
+        ['mock-server/src/domain/a.ts', ['mock-server/src/store/b.ts']],
+        ['mock-server/src/store/b.ts', ['mock-server/src/domain/a.ts']],
+        ['mock-server/src/store/c.ts', ['mock-server/src/query/d.ts', 'mock-server/src/errors.ts']],
+        ['mock-server/src/query/d.ts', []],
+        ['mock-server/src/errors.ts', []],
+        ['webhook-receiver/src/schema.ts', ['sdk/src/contract/webhooks.ts']],
+        ['sdk/src/contract/webhooks.ts', []],
+      ]),
+    };
+    expect(violations(graph)).toEqual([
+      'cycle: mock-server/src/domain/a.ts -> mock-server/src/store/b.ts -> mock-server/src/domain/a.ts',
+      'leaves its package: webhook-receiver/src/schema.ts -> sdk/src/contract/webhooks.ts',
+      'upward (store -> domain): mock-server/src/store/b.ts -> mock-server/src/domain/a.ts',
+    ]);
+  });
+
+  it('finds a longer cycle and names its path', () => {
+    const graph: ImportGraph = {
+      imports: new Map([
+        ['sdk/src/a.ts', ['sdk/src/b.ts']],
+        ['sdk/src/b.ts', ['sdk/src/c.ts']],
+        ['sdk/src/c.ts', ['sdk/src/a.ts']],
+      ]),
+    };
+    expect(violations(graph)).toEqual([
+      'cycle: sdk/src/a.ts -> sdk/src/b.ts -> sdk/src/c.ts -> sdk/src/a.ts',
+    ]);
+  });
+
+  it('asks for a layer for a folder that has none', () => {
+    expect(() => layerOf('mock-server/src/somewhere/new.ts')).toThrow(/add it to LAYERS/);
+  });
+
+  it('lets each package depend at run time only on the siblings it may', () => {
+    for (const pkg of readdirSync(packagesDir).sort()) {
+      const manifestPath = join(packagesDir, pkg, 'package.json');
+      if (!existsSync(manifestPath)) continue;
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+        dependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+      };
+      const siblings = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })
+        .filter((name) => name.startsWith('@iacm/'))
+        .sort();
+      expect(siblings, `packages/${pkg}/package.json: run-time dependencies on sibling packages`).toEqual(
+        RUNTIME_SIBLINGS[pkg] ?? [],
+      );
+    }
+  });
+
+  it('holds for every source file of every package', () => {
+    const graph = readGraph();
+    expect(graph.imports.size).toBeGreaterThan(50);
+    const found = violations(graph);
+    expect(
+      found.filter((line) => !KNOWN_VIOLATIONS.includes(line)),
+      'import cycles, upward imports or imports out of a package (docs/architecture.md)',
+    ).toEqual([]);
+    expect(
+      KNOWN_VIOLATIONS.filter((line) => !found.includes(line)),
+      'these known violations are gone: remove them from KNOWN_VIOLATIONS',
+    ).toEqual([]);
+  });
+});
