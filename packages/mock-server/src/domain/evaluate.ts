@@ -10,37 +10,15 @@ import type {
   GuardrailViolation,
   PolicySeverity,
 } from '@iacm/sdk/contract';
-import { globMatch } from '../query/glob.js';
+import { severityName } from '@iacm/sdk/contract';
+import { globMatch, listMatches } from '../query/glob.js';
 import type { PlanChange, PlanContent, PolicyFinding, RunScope } from './plan.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Matching
 // ---------------------------------------------------------------------------------------------------
 
-export { globMatch };
-
-/**
- * Matches a subject against an `{ include, exclude }` list of glob patterns (see {@link globMatch}).
- *
- * - An empty `include` includes everything.
- * - With one value: the value matches when it matches an include pattern (or `include` is empty)
- *   and no exclude pattern. Exclude wins.
- * - With several values (a multi-valued subject such as a workspace's labels): the list matches when
- *   **any** value matches an include pattern (or `include` is empty) and **no** value matches an
- *   exclude pattern. One excluded label is enough to keep a rule away.
- * - With no values (a workspace without labels): the list matches only when `include` is empty.
- *
- * A missing `include` or `exclude` (malformed data) reads as an empty list.
- */
-export function listMatches(list: { include: string[]; exclude: string[] }, values: string[]): boolean {
-  const include = list.include ?? [];
-  const exclude = list.exclude ?? [];
-  if (values.length === 0) return include.length === 0;
-  const included =
-    include.length === 0 || values.some((value) => include.some((pattern) => globMatch(pattern, value)));
-  if (!included) return false;
-  return !values.some((value) => exclude.some((pattern) => globMatch(pattern, value)));
-}
+export { globMatch, listMatches };
 
 /**
  * Whether a rule's scope covers a run: all four members must match (see {@link listMatches}):
@@ -99,13 +77,6 @@ export interface GuardrailEvaluation {
   skipped: Array<{ ruleId: string; reason: 'disabled' | 'out_of_scope' }>;
 }
 
-/** Names of the guardrail rule severities. */
-const SEVERITY_NAMES: Readonly<Record<number, 'flexible' | 'strict' | 'warning'>> = {
-  1: 'flexible',
-  2: 'strict',
-  3: 'warning',
-};
-
 /** The severity that blocks a run when its rule fails. */
 const STRICT = 2;
 
@@ -146,7 +117,7 @@ export function evaluateGuardrails(
       ruleName: rule.name,
       type: rule.type,
       severity: rule.severity,
-      severityName: SEVERITY_NAMES[rule.severity] ?? String(rule.severity),
+      severityName: severityName(rule.severity) ?? String(rule.severity),
       passed: messages.length === 0,
       messages,
     });

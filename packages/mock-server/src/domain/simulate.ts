@@ -6,6 +6,7 @@ import {
   RESOURCE_ACTIONS,
   type RunStatus,
   type RunTask,
+  severityName,
   toTimestamp,
   type WorkspaceRun,
   type WorkspaceSummary,
@@ -87,8 +88,6 @@ export interface DomainServices {
   /** Event and notification recorder. */
   events: EventRecorder;
 }
-
-const SEVERITY_NAMES: Record<number, string> = { 1: 'flexible', 2: 'strict', 3: 'warning' };
 
 /** The run status a plan ends in, and whether an apply follows. */
 function outcome(
@@ -267,7 +266,7 @@ export function simulateRun(
       attributes: {
         ruleId: rule.id,
         ruleName: rule.name,
-        severity: SEVERITY_NAMES[rule.severity] ?? String(rule.severity),
+        severity: severityName(rule.severity) ?? String(rule.severity),
         workspaceId: workspace.id,
         workspaceName: workspace.workspaceName,
         runId: run.id,

@@ -71,7 +71,7 @@ function findRule(account: AccountStore, rawId: string): GuardrailRule {
 export const guardrailsOperations = {
   'guardrails.search': (ctx) => {
     const account = accountOf(ctx);
-    return searchList(ctx, account.rules.values(), ctx.body as GuardrailSearchBody, {
+    return searchList('guardrails.search', ctx, account.rules.values(), ctx.body as GuardrailSearchBody, {
       filters: guardrailFilters,
       text: (r) => [r.name],
       sorts: guardrailSorts,

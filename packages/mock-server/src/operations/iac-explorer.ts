@@ -3,15 +3,10 @@
  *
  * @module
  */
-import { explorerPage, type IacStack, type ModuleQueryBody, type ScreenFilters } from '@iacm/sdk/contract';
+import type { explorerPage, IacStack, ModuleQueryBody, ScreenFilters } from '@iacm/sdk/contract';
 import { comparator, type SortValue } from '../query/compare.js';
 import { allOf, anyOf, pageOf, textPredicate } from '../query/search.js';
-import { accountOf, type Operations } from './operation.js';
-
-function explorerPaging(body: Parameters<typeof explorerPage>[0]) {
-  const { page, pageSize } = explorerPage(body);
-  return { offset: page * pageSize, limit: pageSize };
-}
+import { accountOf, type Operations, pageWindow } from './operation.js';
 
 function stackPredicate(filters: ScreenFilters | undefined, text: string | undefined) {
   const f = filters ?? {};
@@ -72,21 +67,21 @@ export const iacExplorerOperations = {
       screenFilters?: ScreenFilters;
       freeTextSearch?: string;
       sorting?: { field: keyof IacStack; order: 'asc' | 'desc' };
-    } & Parameters<typeof explorerPaging>[0];
+    } & Parameters<typeof explorerPage>[0];
     const filter = stackPredicate(body.screenFilters, body.freeTextSearch);
     const matches = account.explorer.stacks.filter((s) => !filter || filter(s));
     const sorting = body.sorting ?? { field: 'name', order: 'asc' };
     const compare = comparator<IacStack>([
       { get: (s) => s[sorting.field] as SortValue, order: sorting.order === 'desc' ? -1 : 1 },
     ]);
-    const { offset, limit } = explorerPaging(body);
+    const { offset, limit } = pageWindow('iacExplorer.stacks', ctx);
     return { hits: pageOf([...matches], compare, offset, limit), total: matches.length };
   },
 
   'iacExplorer.backends': (ctx) => {
     const account = accountOf(ctx);
     const body = ctx.body as { screenFilters?: ScreenFilters; freeTextSearch?: string } & Parameters<
-      typeof explorerPaging
+      typeof explorerPage
     >[0];
     const f = body.screenFilters ?? {};
     const filter = allOf<(typeof account.explorer.backends)[number]>(
@@ -96,7 +91,7 @@ export const iacExplorerOperations = {
       textPredicate(body.freeTextSearch, (b) => [b.id, b.type, b.mainLocation]),
     );
     const matches = account.explorer.backends.filter((b) => !filter || filter(b));
-    const { offset, limit } = explorerPaging(body);
+    const { offset, limit } = pageWindow('iacExplorer.backends', ctx);
     return {
       hits: pageOf([...matches], comparator([{ get: (b) => b.mainLocation, order: 1 }]), offset, limit),
       aggs: buckets(matches.map((b) => b.type)),
@@ -118,7 +113,7 @@ export const iacExplorerOperations = {
 
   'iacExplorer.modules': (ctx) => {
     const account = accountOf(ctx);
-    const body = ctx.body as ModuleQueryBody & Parameters<typeof explorerPaging>[0];
+    const body = ctx.body as ModuleQueryBody & Parameters<typeof explorerPage>[0];
     const f = body.screenFilters ?? {};
     type M = (typeof account.explorer.modules)[number];
     const filter = allOf<M>(
@@ -139,7 +134,7 @@ export const iacExplorerOperations = {
     const compare = comparator<M>(
       sort.map((s) => ({ get: (m: M) => m[s.field] as SortValue, order: s.order === 'desc' ? -1 : 1 })),
     );
-    const { offset, limit } = explorerPaging(body);
+    const { offset, limit } = pageWindow('iacExplorer.modules', ctx);
     return { modules: pageOf([...matches], compare, offset, limit), total: matches.length };
   },
 

@@ -7,7 +7,7 @@
 import { sortKeys } from '@iacm/sdk/contract';
 import { comparator, type SortKey, type SortValue } from '../query/compare.js';
 import { allOf, type FilterSpec, filterPredicate, pageOf, project, textPredicate } from '../query/search.js';
-import { type HandlerContext, paging } from './operation.js';
+import { type HandlerContext, pageWindow, type WindowedEndpoint } from './operation.js';
 
 /** A comparator over the request's sort keys (or `fallback`), reading fields with `getters`. */
 export function sortWith<T extends { id: string }>(
@@ -24,6 +24,7 @@ export function sortWith<T extends { id: string }>(
 
 /** A search over a small set (a workspace's runs, the rules): filter, sort per request, page, project. */
 export function searchList<T extends { id: string }>(
+  name: WindowedEndpoint,
   ctx: HandlerContext,
   records: Iterable<T>,
   body: {
@@ -44,7 +45,7 @@ export function searchList<T extends { id: string }>(
     textPredicate<T>(body.searchValue, spec.text),
   );
   const matches = [...records].filter((r) => !filter || filter(r));
-  const { offset, limit } = paging(ctx);
+  const { offset, limit } = pageWindow(name, ctx);
   return pageOf(matches, sortWith(spec.sorts, body.sort, spec.fallback), offset, limit).map((r) =>
     project(r, body.projection),
   );

@@ -6,7 +6,13 @@
  *
  * @module
  */
-import { DEFAULT_PAGE_SIZE, type EndpointName, type Event } from '@iacm/sdk/contract';
+import {
+  DEFAULT_PAGE_SIZE,
+  type EndpointName,
+  type Event,
+  endpoints,
+  explorerPage,
+} from '@iacm/sdk/contract';
 import type { EventRecorder } from '../domain/events.js';
 import type { AccountStore } from '../store/store.js';
 
@@ -61,8 +67,21 @@ export function accountOf(ctx: HandlerContext): AccountStore {
   return ctx.account;
 }
 
-/** The offset and limit of `?page` and `?pageSize`. */
-export function paging(ctx: HandlerContext): { offset: number; limit: number } {
+/** An endpoint whose items come in windows of an offset and a limit (page or offset paging). */
+export type WindowedEndpoint = {
+  [N in EndpointName]: (typeof endpoints)[N]['pagination'] extends 'page' | 'offset' ? N : never;
+}[EndpointName];
+
+/**
+ * The offset and limit of a paged request, read the way the endpoint table's `pagination` says (the
+ * same field drives the SDK's paging and the OpenAPI document): `page` from `?page` and `?pageSize`,
+ * `offset` from the body's `page` and `pageSize` (`explorerPage`).
+ */
+export function pageWindow(name: WindowedEndpoint, ctx: HandlerContext): { offset: number; limit: number } {
+  if (endpoints[name].pagination === 'offset') {
+    const { page, pageSize } = explorerPage(ctx.body as Parameters<typeof explorerPage>[0]);
+    return { offset: page * pageSize, limit: pageSize };
+  }
   const page = (ctx.query.page as number | undefined) ?? 0;
   const pageSize = (ctx.query.pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE;
   return { offset: page * pageSize, limit: pageSize };

@@ -18,7 +18,7 @@ import type { SortValue } from '../query/compare.js';
 import { allOf, anyOf, type FilterSpec, filterPredicate, project, textPredicate } from '../query/search.js';
 import type { AccountStore } from '../store/store.js';
 import { searchList } from './listing.js';
-import { accountOf, type Operations, paging } from './operation.js';
+import { accountOf, type Operations, pageWindow } from './operation.js';
 
 const workspaceFilters: FilterSpec<WorkspaceSummary> = {
   workspaceName: (w, v: string[]) => anyOf(w.workspaceName, v),
@@ -81,7 +81,7 @@ export const workspacesOperations = {
       field,
       order,
     }));
-    const page = account.workspaces.query({ filter, sort, ...paging(ctx) });
+    const page = account.workspaces.query({ filter, sort, ...pageWindow('workspaces.search', ctx) });
     return page.map((w) => project(w, body.projection));
   },
 
@@ -137,11 +137,17 @@ export const workspacesOperations = {
   'workspaces.runs.search': (ctx) => {
     const account = accountOf(ctx);
     const workspace = findWorkspace(account, ctx.params.workspaceId as string);
-    return searchList(ctx, account.runs.get(workspace.id) ?? [], ctx.body as RunSearchBody, {
-      filters: runFilters,
-      text: (r) => [r.runName, r.title, r.branch, r.commitId, r.runId],
-      sorts: runSorts,
-      fallback: ['updatedAt', -1],
-    });
+    return searchList(
+      'workspaces.runs.search',
+      ctx,
+      account.runs.get(workspace.id) ?? [],
+      ctx.body as RunSearchBody,
+      {
+        filters: runFilters,
+        text: (r) => [r.runName, r.title, r.branch, r.commitId, r.runId],
+        sorts: runSorts,
+        fallback: ['updatedAt', -1],
+      },
+    );
   },
 } satisfies Operations<'workspaces'>;

@@ -36,3 +36,26 @@ export function globMatch(pattern: string, value: string): boolean {
   }
   return true;
 }
+
+/**
+ * Matches a subject against an `{ include, exclude }` list of glob patterns (see {@link globMatch}).
+ *
+ * - An empty `include` includes everything.
+ * - With one value: the value matches when it matches an include pattern (or `include` is empty)
+ *   and no exclude pattern. Exclude wins.
+ * - With several values (a multi-valued subject such as a workspace's labels): the list matches when
+ *   **any** value matches an include pattern (or `include` is empty) and **no** value matches an
+ *   exclude pattern. One excluded label is enough to keep a rule away.
+ * - With no values (a workspace without labels): the list matches only when `include` is empty.
+ *
+ * A missing `include` or `exclude` (malformed data) reads as an empty list.
+ */
+export function listMatches(list: { include: string[]; exclude: string[] }, values: string[]): boolean {
+  const include = list.include ?? [];
+  const exclude = list.exclude ?? [];
+  if (values.length === 0) return include.length === 0;
+  const included =
+    include.length === 0 || values.some((value) => include.some((pattern) => globMatch(pattern, value)));
+  if (!included) return false;
+  return !values.some((value) => exclude.some((pattern) => globMatch(pattern, value)));
+}

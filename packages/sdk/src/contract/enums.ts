@@ -78,6 +78,16 @@ export type GuardrailType = (typeof GUARDRAIL_TYPES)[number];
 export const GUARDRAIL_SEVERITIES = { flexible: 1, strict: 2, warning: 3 } as const;
 /** A guardrail rule severity: 1 flexible, 2 strict, 3 warning. */
 export type GuardrailSeverity = (typeof GUARDRAIL_SEVERITIES)[keyof typeof GUARDRAIL_SEVERITIES];
+/** The name of a guardrail rule severity. */
+export type GuardrailSeverityName = keyof typeof GUARDRAIL_SEVERITIES;
+
+/** The name of a severity (`2` → `strict`), or `undefined` for a number the service does not define. */
+export function severityName(severity: number): GuardrailSeverityName | undefined {
+  for (const [name, value] of Object.entries(GUARDRAIL_SEVERITIES)) {
+    if (value === severity) return name as GuardrailSeverityName;
+  }
+  return undefined;
+}
 
 /** Resource actions in resource criteria (`criteria.resource.actions`). */
 export const RESOURCE_ACTIONS = ['no-op', 'create', 'read', 'update', 'delete'] as const;

@@ -13,6 +13,7 @@ import type {
   WorkspaceRun,
 } from '@iacm/sdk/contract';
 import { Random } from '../random.js';
+import type { SeedSizes } from '../state.js';
 import type { BackendSummaries, IdFactory } from './helpers.js';
 import { ACCOUNTS, type CloudProvider, type IacKind } from './vocabulary.js';
 
@@ -97,15 +98,8 @@ export interface ViolatingRun {
   lists: Map<string, EventAttribute[]> | undefined;
 }
 
-/** The sizes of one account (see `accountPlan` in index.ts). */
-export interface AccountPlan {
-  workspaces: number;
-  runsPerWorkspace: number;
-  rules: number;
-  stacks: number;
-  events: number;
-  integrations: number;
-}
+/** The sizes of one account (see `accountPlan` in index.ts): the seed sizes but the account count. */
+export type AccountPlan = Omit<SeedSizes, 'accounts'>;
 
 /** What all accounts of one state share: the seed, the id factory and the progress counter. */
 export interface Shared {

@@ -2,7 +2,7 @@
  * Event center events: drift, ClickOps, guardrail violations and governance findings.
  */
 import type { Event, EventAttribute, EventType, GuardrailRule, MutationType } from '@iacm/sdk/contract';
-import { STACK_STATUSES } from '@iacm/sdk/contract';
+import { STACK_STATUSES, severityName } from '@iacm/sdk/contract';
 import type { Random } from '../random.js';
 import { SEED_EPOCH } from '../state.js';
 import type { AccountContext, Integration, StackInfo, ViolatingRun } from './context.js';
@@ -23,7 +23,6 @@ import {
   MUTATION_TABLE,
   POLICY_SEVERITY_LIST,
   POLICY_SEVERITY_TABLE,
-  SEVERITY_NAMES,
 } from './vocabulary.js';
 
 // --- events -------------------------------------------------------------------------------------------
@@ -217,7 +216,7 @@ export function violationAttributes(
     const list = [
       attribute('ruleId', rule.id),
       attribute('ruleName', rule.name),
-      attribute('severity', SEVERITY_NAMES[rule.severity] ?? 'warning'),
+      attribute('severity', severityName(rule.severity) ?? 'warning'),
     ];
     if (hit) list.push(attribute('workspaceId', hit.run.workspaceId), attribute('runId', hit.run.runId));
     attributes = frozenList(list);

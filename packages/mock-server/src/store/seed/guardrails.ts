@@ -2,7 +2,7 @@
  * Guardrail rules, their notification configurations, and which workspaces each rule covers.
  */
 import type { GuardrailRule, GuardrailType, PolicySeverity } from '@iacm/sdk/contract';
-import { globMatch } from '../../query/glob.js';
+import { listMatches } from '../../query/glob.js';
 import type { Random } from '../random.js';
 import { type NotificationConfig, SEED_EPOCH } from '../state.js';
 import type { AccountContext } from './context.js';
@@ -171,21 +171,15 @@ function globalScope(rng: Random): GuardrailScope {
   };
 }
 
-/** Whether a workspace (name, repository, labels) falls in a rule's scope; branches are a run matter. */
+/**
+ * Whether a workspace (name, repository, labels) falls in a rule's scope, by the scope rules guardrail
+ * evaluation uses ({@link listMatches}); branches are a run matter.
+ */
 function scopeMatcher(scope: GuardrailScope): (name: string, repo: string, labels: string[]) => boolean {
-  const ws = scope.workspaces;
-  const repos = scope.repositories;
-  const labels = scope.labels;
-  const any = (patterns: string[], value: string) => patterns.some((pattern) => globMatch(pattern, value));
-  return (name, repo, wsLabels) => {
-    if (ws.include.length > 0 && !any(ws.include, name)) return false;
-    if (any(ws.exclude, name)) return false;
-    if (repos.include.length > 0 && !any(repos.include, repo)) return false;
-    if (any(repos.exclude, repo)) return false;
-    if (labels.include.length > 0 && !wsLabels.some((label) => any(labels.include, label))) return false;
-    if (wsLabels.some((label) => any(labels.exclude, label))) return false;
-    return true;
-  };
+  return (name, repo, labels) =>
+    listMatches(scope.workspaces, [name]) &&
+    listMatches(scope.repositories, [repo]) &&
+    listMatches(scope.labels, labels);
 }
 
 function ruleTemplate(

@@ -683,5 +683,3 @@ export const POLICY_SEVERITY_TABLE = new Weighted<number>([
   [3, 15],
   [4, 5],
 ]);
-/** Names of guardrail rule severities by their number. */
-export const SEVERITY_NAMES: Readonly<Record<number, string>> = { 1: 'flexible', 2: 'strict', 3: 'warning' };

@@ -18,6 +18,7 @@ import type {
   WorkspaceRun,
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
+import { severityName } from '@iacm/sdk/contract';
 import type { Random } from '../random.js';
 import { SEED_EPOCH } from '../state.js';
 import type { AccountContext, ChangedFile, RepoInfo, WsInfo } from './context.js';
@@ -59,7 +60,6 @@ import {
   RUN_STATUS_TABLE,
   RUNNERS,
   SERVICE_SUFFIXES,
-  SEVERITY_NAMES,
   TEAMS,
   TF_FILES,
   VCS_TYPES_ALL,
@@ -454,7 +454,7 @@ function runGuardrailsSummary(
     const rule = g.rulesById.get(id) as GuardrailRule;
     return {
       id,
-      severity: SEVERITY_NAMES[rule.severity] ?? 'warning',
+      severity: severityName(rule.severity) ?? 'warning',
       message: violationMessage(rng, rule),
     };
   });
