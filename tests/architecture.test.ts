@@ -3,7 +3,7 @@
  * package, `packages/<name>/src` (value and type imports, `export ... from` and dynamic imports alike):
  *
  * - no import cycle between the files of a package;
- * - in the mock server, imports point down the layers of {@link LAYERS} only;
+ * - in every package, imports point down that package's layers ({@link LAYERS}) only;
  * - no relative import leaves its package (import a sibling through its name, e.g. `@iacm/sdk/contract`).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -20,7 +20,10 @@ const packagesDir = fileURLToPath(new URL('../packages', import.meta.url));
  * directly in `src/`). A new folder (or a new file directly in `src/`) must be added here, with a comment
  * saying why it sits where it does; the test fails until it is.
  */
-const LAYERS: readonly { layer: string; segments: readonly string[] }[] = [
+/** One package's layers, top to bottom. */
+type Layers = readonly { layer: string; segments: readonly string[] }[];
+
+const MOCK_LAYERS: Layers = [
   // Entry points: the package's public entries and the CLI.
   { layer: 'entry', segments: ['index.ts', 'node.ts', 'cli.ts'] },
   // MSW and node:http adapters, CLI option parsing, the landing page and the request log.
@@ -40,6 +43,44 @@ const LAYERS: readonly { layer: string; segments: readonly string[] }[] = [
   // The bottom: error types, and `version.ts`, a constant that imports nothing.
   { layer: 'errors', segments: ['errors.ts', 'errors', 'version.ts'] },
 ];
+
+/** The SDK's layers: the client over its resources, over the request pipeline, over the contract. */
+const SDK_LAYERS: Layers = [
+  // The package entry and the client class that assembles the resources.
+  { layer: 'entry', segments: ['index.ts', 'client.ts'] },
+  // `@iacm/sdk/openapi`: the OpenAPI document, built from the contract alone.
+  { layer: 'openapi', segments: ['openapi'] },
+  // One file per API group.
+  { layer: 'resources', segments: ['resources'] },
+  // The request pipeline, errors, logging, options, pagination.
+  { layer: 'core', segments: ['core'] },
+  // `@iacm/sdk/contract`: schemas, the endpoint table, the error table; imports nothing of the SDK.
+  { layer: 'contract', segments: ['contract'] },
+];
+
+/** The receiver's layers: adapters over the transport-free receiver, over its parts, over its errors. */
+const RECEIVER_LAYERS: Layers = [
+  { layer: 'entry', segments: ['index.ts'] },
+  // node:http, Express, Fastify and fetch-style adapters.
+  { layer: 'adapters', segments: ['node.ts', 'fetch.ts'] },
+  // The core: verify(headers, rawBody).
+  { layer: 'receiver', segments: ['receiver.ts'] },
+  // Its parts: reading the body, credentials, the payload schema, test deliveries.
+  { layer: 'parts', segments: ['body.ts', 'credentials.ts', 'schema.ts', 'testing.ts'] },
+  // The bottom: the typed errors and their statuses.
+  { layer: 'errors', segments: ['errors.ts'] },
+];
+
+/**
+ * Each package's layers. A layer is assigned by the first path segment under `packages/<name>/src/`
+ * (a folder, or a file directly in `src/`); a new one must be added, with a comment saying why it sits
+ * where it does: the test fails until it is.
+ */
+const LAYERS: Readonly<Record<string, Layers>> = {
+  'mock-server': MOCK_LAYERS,
+  sdk: SDK_LAYERS,
+  'webhook-receiver': RECEIVER_LAYERS,
+};
 
 /**
  * Violations being removed by the restructuring of issue 12 (files another change owns). Each entry is
@@ -115,19 +156,20 @@ function readGraph(): ImportGraph {
 /** The package a path relative to `packages/` belongs to. */
 const packageOf = (file: string) => file.split('/')[0] ?? '';
 
-/** The layer of a mock-server file, or undefined for files of other packages. */
+/** The layer of a package's source file (its rank: 0 is the top), or undefined outside packages/<name>/src. */
 function layerOf(file: string): { layer: string; rank: number } | undefined {
-  const match = /^mock-server\/src\/([^/]+)/.exec(file);
-  if (!match?.[1]) return undefined;
-  const segment = match[1];
-  const rank = LAYERS.findIndex((entry) => entry.segments.includes(segment));
-  if (rank < 0) {
+  const match = /^([^/]+)\/src\/([^/]+)/.exec(file);
+  if (!match?.[1] || !match[2]) return undefined;
+  const [, pkg, segment] = match;
+  const layers = LAYERS[pkg];
+  const rank = layers ? layers.findIndex((entry) => entry.segments.includes(segment)) : -1;
+  if (!layers || rank < 0) {
     throw new Error(
-      `packages/${file}: packages/mock-server/src/${segment} has no layer: add it to LAYERS in ` +
+      `packages/${file}: packages/${pkg}/src/${segment} has no layer: add it to LAYERS in ` +
         'tests/architecture.test.ts, with a comment saying why it sits there',
     );
   }
-  return { layer: LAYERS[rank]?.layer ?? '', rank };
+  return { layer: layers[rank]?.layer ?? '', rank };
 }
 
 /** Cycles among the local imports: one cycle per strongly connected component, from its smallest file. */
@@ -239,13 +281,28 @@ describe('the layering rules', () => {
   it('finds a longer cycle and names its path', () => {
     const graph: ImportGraph = {
       imports: new Map([
-        ['sdk/src/a.ts', ['sdk/src/b.ts']],
-        ['sdk/src/b.ts', ['sdk/src/c.ts']],
-        ['sdk/src/c.ts', ['sdk/src/a.ts']],
+        ['sdk/src/core/a.ts', ['sdk/src/core/b.ts']],
+        ['sdk/src/core/b.ts', ['sdk/src/core/c.ts']],
+        ['sdk/src/core/c.ts', ['sdk/src/core/a.ts']],
       ]),
     };
     expect(violations(graph)).toEqual([
-      'cycle: sdk/src/a.ts -> sdk/src/b.ts -> sdk/src/c.ts -> sdk/src/a.ts',
+      'cycle: sdk/src/core/a.ts -> sdk/src/core/b.ts -> sdk/src/core/c.ts -> sdk/src/core/a.ts',
+    ]);
+  });
+
+  it('finds an upward import in the SDK and in the receiver', () => {
+    const graph: ImportGraph = {
+      imports: new Map([
+        ['sdk/src/contract/a.ts', ['sdk/src/core/b.ts']],
+        ['sdk/src/core/b.ts', []],
+        ['webhook-receiver/src/errors.ts', ['webhook-receiver/src/receiver.ts']],
+        ['webhook-receiver/src/receiver.ts', []],
+      ]),
+    };
+    expect(violations(graph)).toEqual([
+      'upward (contract -> core): sdk/src/contract/a.ts -> sdk/src/core/b.ts',
+      'upward (errors -> receiver): webhook-receiver/src/errors.ts -> webhook-receiver/src/receiver.ts',
     ]);
   });
 

@@ -16,6 +16,7 @@ import {
 import { listen, type RunningMockServer } from './adapters/node.js';
 import { seedProgressPrinter, startNotice } from './adapters/progress.js';
 import { RequestLog } from './adapters/request-log.js';
+import { SERVICE_RATE_LIMIT } from './pipeline/rate-limit.js';
 import { DEFAULT_SEED, DEFAULT_SIZES } from './store/state.js';
 import { VERSION } from './version.js';
 
@@ -38,7 +39,7 @@ Options:
   --secret-key <key>       secret key of the primary account (default ${DEMO_KEYS.secretKey})
   --state <file>           start from a JSON snapshot (from GET /__mock/state) instead of generating
   --delay <ms>             delay every API answer, 0 to ${MAX_DELAY_MS} milliseconds
-  --rate-limit             enforce the service's rate limit (500 requests per 60 s per client)
+  --rate-limit             enforce the service's rate limit (${SERVICE_RATE_LIMIT.limit} requests per ${SERVICE_RATE_LIMIT.windowSeconds} s per client)
   --quiet                  no line per request
   --log-format <format>    text (default) or json: one JSON object a line
   --help                   show this help

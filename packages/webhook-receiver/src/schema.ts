@@ -12,6 +12,7 @@ import {
   describe,
   type GhostResourceNotification,
   type InsightDetectedNotification,
+  NOTIFICATION_TYPES,
   type UnmanagedResourceNotification,
   WebhookPayload,
   WebhookTestDelivery,
@@ -51,13 +52,10 @@ export interface WebhookPayloadByKind {
 export type WebhookKind = keyof WebhookPayloadByKind;
 
 /** The kinds of delivery, notification types first. */
-export const WEBHOOK_KINDS = [
-  'Drift',
-  'UnmanagedResource',
-  'GhostResource',
-  'InsightDetected',
-  'test',
-] as const satisfies readonly WebhookKind[];
+export const WEBHOOK_KINDS = [...NOTIFICATION_TYPES, 'test'] as const satisfies readonly WebhookKind[];
+
+/** The notification types, quoted and comma-separated, as the issues of a delivery without one name them. */
+const NOTIFICATION_TYPE_LIST = NOTIFICATION_TYPES.map((type) => `"${type}"`).join(', ');
 
 /** The notification types of spec §2.11 (every kind but `"test"`). */
 export type NotificationType = Exclude<WebhookKind, 'test'>;
@@ -117,10 +115,8 @@ export function parseDelivery(value: unknown): ParsedDelivery {
     issues: [
       {
         path: 'notificationType',
-        message:
-          'notificationType: expected one of "Drift", "UnmanagedResource", "GhostResource", "InsightDetected" ' +
-          '(or a test delivery with a text member), received nothing',
-        expected: 'one of "Drift", "UnmanagedResource", "GhostResource", "InsightDetected"',
+        message: `notificationType: expected one of ${NOTIFICATION_TYPE_LIST} (or a test delivery with a text member), received nothing`,
+        expected: `one of ${NOTIFICATION_TYPE_LIST}`,
         received: 'nothing',
       },
     ],

@@ -58,8 +58,15 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
       setPolicy: (policy) => core.webhooks.setPolicy(stripUndefined(parseOr400(PolicyBody, policy))),
     },
     setRateLimit: (limit) => deps.rateLimiter.set(toRateLimit(limit)),
+    // `body` is the parsed body, or a function reading it (the core passes one, so that the body is
+    // read only once a route matched).
     handle: (method, path, query, body) =>
-      dispatchControl(CONTROL_ROUTES, method, path, { plane, deps, query, body }),
+      dispatchControl(CONTROL_ROUTES, method, path, {
+        plane,
+        deps,
+        query,
+        readBody: typeof body === 'function' ? (body as () => unknown) : () => body,
+      }),
   };
   return plane;
 }

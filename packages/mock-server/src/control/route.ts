@@ -67,7 +67,10 @@ export interface ControlPlane {
   notify(body: unknown): OutboxEntry;
   /** Waits until every webhook delivery in progress, retries included, has finished. */
   flushDeliveries(): Promise<void>;
-  /** Serves the control plane over HTTP (the core calls it for paths under `/__mock`). */
+  /**
+   * Serves the control plane over HTTP (the core calls it for paths under `/__mock`). `body` is the
+   * parsed body, or a function reading it: the core passes a function, read only once a route matched.
+   */
   handle(
     method: string,
     path: string,

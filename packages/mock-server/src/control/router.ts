@@ -69,14 +69,25 @@ export function matchControlRoute(
   );
 }
 
-/** Matches, validates the body with the route's schema (400 naming each bad field), and runs the handler. */
+/**
+ * Matches, then runs the handler. The body is read (`readBody`, which may throw 400 or 415) only
+ * once a route matched: a route with a body schema reads and validates it before its handler runs
+ * (400 naming each bad field); a route without one reads it only if its handler uses `body`. So an
+ * unknown path answers 404 and `GET /__mock/clock` 200 whatever body came with them.
+ */
 export async function dispatchControl(
   routes: readonly ControlRoute[],
   method: string,
   path: string,
-  context: Omit<ControlContext, 'params'>,
+  context: Omit<ControlContext, 'params' | 'body'> & { readBody: () => unknown },
 ) {
   const { route, params } = matchControlRoute(routes, method, path);
-  const body = route.body ? parseOr400(route.body, context.body ?? {}) : context.body;
-  return route.handler({ ...context, params, body });
+  const { readBody, ...rest } = context;
+  if (route.body) {
+    const body = parseOr400(route.body, readBody() ?? {});
+    return route.handler({ ...rest, params, body });
+  }
+  const handlerContext = { ...rest, params } as ControlContext;
+  Object.defineProperty(handlerContext, 'body', { enumerable: true, get: readBody });
+  return route.handler(handlerContext);
 }

@@ -5,6 +5,7 @@ import {
   GuardrailRule,
   IacStack,
   Module,
+  ObjectId,
   Repository,
   WorkspaceRun,
   WorkspaceSummary,
@@ -14,7 +15,7 @@ import type { MockState } from '../store/state.js';
 import { type ControlRoute, ok } from './route.js';
 
 const MockAccountSchema = z.strictObject({
-  id: z.string().regex(/^[0-9a-f]{24}$/),
+  id: ObjectId.toLowerCase(),
   name: z.string(),
   accessKey: z.string().min(1),
   secretKey: z.string().min(1),

@@ -373,7 +373,7 @@ export class MockCore {
     try {
       const line = readRequestLine(request);
       response = line.control
-        ? await this.control.handle(line.method, line.path, line.query, body.value(), requestId)
+        ? await this.control.handle(line.method, line.path, line.query, () => body.value(), requestId)
         : await this.#api(request, line, body, requestId);
     } catch (error) {
       response = errorResponse(error, requestId);
@@ -382,7 +382,10 @@ export class MockCore {
     // A request answered across a reset (`POST /__mock/reset` itself, or one in flight) belongs to the
     // history the reset cleared: the journal starts empty, as in a fresh mock.
     if (this.#resets === resets) {
-      this.#journal.record(request, response, requestId, started, this.now(), () => body.value());
+      // Only a body a stage read is recorded: a request refused before the body stage (429, 401, 404)
+      // is journalled with `[not read]`, its body never parsed.
+      const read = body.read ? () => body.value() : undefined;
+      this.#journal.record(request, response, requestId, started, this.now(), read);
     }
     return response;
   }

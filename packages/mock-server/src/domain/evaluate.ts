@@ -6,12 +6,13 @@
 import type {
   GuardrailRule,
   GuardrailScope,
+  GuardrailSeverityName,
   GuardrailsSummary,
   GuardrailViolation,
   PolicySeverity,
 } from '@iacm/sdk/contract';
 import { severityName } from '@iacm/sdk/contract';
-import { globMatch, listMatches } from '../query/glob.js';
+import { globMatch, listMatches, scopeCovers } from '../query/glob.js';
 import type { PlanChange, PlanContent, PolicyFinding, RunScope } from './plan.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -27,14 +28,7 @@ export { globMatch, listMatches };
  * (malformed data) matches everything, so a damaged rule is evaluated rather than silently skipped.
  */
 export function scopeMatches(scope: GuardrailScope, run: RunScope): boolean {
-  const any = { include: [], exclude: [] };
-  const s = (scope ?? {}) as Partial<GuardrailScope>;
-  return (
-    listMatches(s.workspaces ?? any, [run.workspaceName]) &&
-    listMatches(s.repositories ?? any, [run.repository]) &&
-    listMatches(s.branches ?? any, [run.branch]) &&
-    listMatches(s.labels ?? any, run.labels)
-  );
+  return scopeCovers(scope, run);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -52,7 +46,7 @@ export interface RuleOutcome {
   /** The rule's severity: 1 flexible, 2 strict, 3 warning. */
   severity: number;
   /** The severity's name; an unknown severity is named by its number, like `"7"`. */
-  severityName: 'flexible' | 'strict' | 'warning' | (string & {});
+  severityName: GuardrailSeverityName | (string & {});
   /** Whether the plan passes the rule. */
   passed: boolean;
   /** Why the rule failed, one message per finding; empty when it passed. */

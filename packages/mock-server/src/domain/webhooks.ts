@@ -1,4 +1,4 @@
-import type { WebhookPayload } from '@iacm/sdk/contract';
+import { NOTIFICATION_TYPES, ObjectId, type WebhookPayload } from '@iacm/sdk/contract';
 import { encodeAuthorization, generateNotification, type WebhookCredentials } from '@iacm/webhook-receiver';
 import { z } from 'zod';
 import { HttpError, notFound } from '../errors.js';
@@ -33,10 +33,7 @@ export const IntegrationCreateBody = z
     nickname: z.string().trim().min(1).max(256),
     url: WebhookUrl,
     credentials: z.unknown().optional(),
-    accountId: z
-      .string()
-      .regex(/^[0-9a-f]{24}$/)
-      .optional(),
+    accountId: ObjectId.toLowerCase().optional(),
   })
   .superRefine((body, ctx) => checkCredentials(body.credentials, ctx));
 
@@ -62,11 +59,8 @@ export const IntegrationUpdateBody = z
 
 /** Body of `POST /__mock/notifications`: a notification to deliver (a full payload, or a kind to generate). */
 export const NotificationBody = z.looseObject({
-  notificationType: z.enum(['Drift', 'UnmanagedResource', 'GhostResource', 'InsightDetected']),
-  accountId: z
-    .string()
-    .regex(/^[0-9a-f]{24}$/)
-    .optional(),
+  notificationType: z.enum(NOTIFICATION_TYPES),
+  accountId: ObjectId.toLowerCase().optional(),
 });
 
 function checkCredentials(value: unknown, ctx: z.RefinementCtx): void {

@@ -136,7 +136,12 @@ export class FaultBook {
   }
 }
 
-/** The error code of a fault's body: the API's code for that status, else a generic one. */
+/**
+ * The error code of a fault's body: the API's code for that status, else a generic one. The
+ * fault-only codes, `request_timeout` (408) and `fault` (any other status the API error table lacks),
+ * are not API error codes: only an injected fault answers with them (test/errors.test.ts keeps
+ * every other code in the mock paired with its status by the contract's table).
+ */
 function codeFor(status: number): string {
   return (
     codeOfStatus(status) ?? (status === 408 ? 'request_timeout' : status >= 500 ? 'internal_error' : 'fault')

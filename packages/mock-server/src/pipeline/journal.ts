@@ -10,6 +10,9 @@ import { isSecretHeader, REDACTED, redactBody, redactQuery } from '../core/redac
 /** How many requests the journal keeps by default. */
 export const DEFAULT_JOURNAL_LIMIT = 500;
 
+/** The journal's body of a request whose body no stage read. */
+export const NOT_READ = '[not read]';
+
 /** One journal entry: a request the mock answered, credentials redacted. */
 export interface JournalEntry {
   /** The request id (`x-request-id` of the answer). */
@@ -24,7 +27,10 @@ export interface JournalEntry {
   query: Record<string, string | string[]>;
   /** Request headers; `authorization`, `cookie` and other secret headers read `[redacted]`. */
   headers: Record<string, string>;
-  /** The request body; credential members read `[redacted]`. */
+  /**
+   * The request body, credential members reading `[redacted]`; `[not read]` when no stage read it (a
+   * request refused before the body stage, e.g. 401 or 429), `[not JSON]` when it was not JSON.
+   */
   body: unknown;
   /** The answer's status (0 when a fault dropped the connection). */
   status: number;
@@ -63,8 +69,9 @@ export class Journal {
   }
 
   /**
-   * Writes down an answered request: headers and body redacted, the body as the request sent it
-   * (`[not JSON]` when it is not JSON), whether or not a later stage parsed it.
+   * Writes down an answered request, headers and body redacted. `body` gives the body the body stage
+   * read (`[not JSON]` when it was not JSON); it is `undefined` when no stage read the body, which
+   * is then recorded as `[not read]` and never parsed here.
    */
   record(
     request: MockRequest,
@@ -72,7 +79,7 @@ export class Journal {
     requestId: string,
     started: number,
     now: number,
-    body: () => unknown,
+    body: (() => unknown) | undefined,
   ): void {
     if (!this.enabled) return;
     const headers: Record<string, string> = {};
@@ -83,11 +90,13 @@ export class Journal {
       const key = name.toLowerCase();
       headers[key] = isSecretHeader(key) ? REDACTED : typeof value === 'string' ? value : value.join(', ');
     }
-    let recorded: unknown;
-    try {
-      recorded = redactBody(body());
-    } catch {
-      recorded = '[not JSON]';
+    let recorded: unknown = NOT_READ;
+    if (body) {
+      try {
+        recorded = redactBody(body());
+      } catch {
+        recorded = '[not JSON]';
+      }
     }
     this.add({
       id: requestId,

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { SERVICE_RATE_LIMIT } from '@iacm/sdk/contract';
 import { type MockRequest, readHeader } from '../core/http.js';
 import { HttpError } from '../errors.js';
 
@@ -15,13 +16,9 @@ export interface RateLimit {
   windowMs: number;
 }
 
-/** The service's own rate limit: 500 requests per 60 s per client. */
-export const SERVICE_RATE_LIMIT: Readonly<{ limit: number; windowSeconds: number }> = Object.freeze({
-  limit: 500,
-  windowSeconds: 60,
-});
+export { SERVICE_RATE_LIMIT };
 
-/** The rate limit an option or `setRateLimit` names: `true` is the service's 500 per 60 s, `false` off. */
+/** The rate limit an option or `setRateLimit` names: `true` is {@link SERVICE_RATE_LIMIT}, `false` off. */
 export function toRateLimit(
   option: boolean | { limit: number; windowSeconds: number } | undefined,
 ): RateLimit | undefined {

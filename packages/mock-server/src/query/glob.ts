@@ -59,3 +59,44 @@ export function listMatches(list: { include: string[]; exclude: string[] }, valu
   if (!included) return false;
   return !values.some((value) => exclude.some((pattern) => globMatch(pattern, value)));
 }
+
+/** The four include/exclude lists of a guardrail rule's scope, as {@link scopeCovers} reads them. */
+export interface ScopeLists {
+  /** Patterns over the workspace's name. */
+  workspaces?: { include: string[]; exclude: string[] };
+  /** Patterns over the repository, `<org>/<repo>`. */
+  repositories?: { include: string[]; exclude: string[] };
+  /** Patterns over the run's branch. */
+  branches?: { include: string[]; exclude: string[] };
+  /** Patterns over the workspace's labels. */
+  labels?: { include: string[]; exclude: string[] };
+}
+
+/** What a scope is matched against: a workspace, and a run's branch when there is one. */
+export interface ScopeSubject {
+  /** The workspace's name. */
+  workspaceName: string;
+  /** The repository, `<org>/<repo>`. */
+  repository: string;
+  /** The workspace's labels. */
+  labels: string[];
+  /** The run's branch; when absent, `branches` is not checked (a workspace has no branch of its own). */
+  branch?: string;
+}
+
+/**
+ * Whether a scope covers a subject: each member must match (see {@link listMatches}): `workspaces`
+ * against the workspace name, `repositories` against the repository, `branches` against the branch
+ * (only when the subject has one), `labels` against the labels. A missing scope member (malformed
+ * data) matches everything.
+ */
+export function scopeCovers(scope: ScopeLists | null | undefined, subject: ScopeSubject): boolean {
+  const any = { include: [], exclude: [] };
+  const s = scope ?? {};
+  return (
+    listMatches(s.workspaces ?? any, [subject.workspaceName]) &&
+    listMatches(s.repositories ?? any, [subject.repository]) &&
+    (subject.branch === undefined || listMatches(s.branches ?? any, [subject.branch])) &&
+    listMatches(s.labels ?? any, subject.labels)
+  );
+}

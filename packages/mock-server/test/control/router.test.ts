@@ -52,12 +52,30 @@ describe('the control router', () => {
     ];
     const context = { plane: undefined as never, deps: undefined as never, query: {} };
     const bad = await Promise.resolve()
-      .then(() => dispatchControl(routes, 'POST', '/__mock/thing', { ...context, body: { n: 'x' } }))
+      .then(() =>
+        dispatchControl(routes, 'POST', '/__mock/thing', { ...context, readBody: () => ({ n: 'x' }) }),
+      )
       .catch((error: HttpError) => error);
     expect((bad as HttpError).issues?.[0]?.path).toBe('n');
     expect(ran).toBe(false);
-    const good = await dispatchControl(routes, 'POST', '/__mock/thing', { ...context, body: { n: 1 } });
+    const good = await dispatchControl(routes, 'POST', '/__mock/thing', {
+      ...context,
+      readBody: () => ({ n: 1 }),
+    });
     expect(good.body).toEqual({ n: 1 });
+  });
+
+  it('reads the body only once a route matched: 404 for an unknown path and 200 for GET /__mock/clock, whatever the body', async () => {
+    const ctx = await setup();
+    const garbage = { token: null, rawBody: '{"not json', headers: { 'content-type': 'application/json' } };
+    expectError(await ctx.call('POST', '/__mock/nowhere', garbage), 404, 'route_not_found');
+    const clock = await ctx.call('GET', '/__mock/clock', garbage);
+    expect(clock.status).toBe(200);
+    expect(clock.body).toHaveProperty('now');
+    // A route that takes a body still reads it, and refuses it as what it is.
+    expectError(await ctx.call('POST', '/__mock/clock', garbage), 400, 'invalid_json');
+    const xml = { token: null, rawBody: '<xml/>', headers: { 'content-type': 'application/xml' } };
+    expectError(await ctx.call('POST', '/__mock/notifications', xml), 415, 'unsupported_media_type');
   });
 
   it('has each method and path once, every one listed with what it does', () => {

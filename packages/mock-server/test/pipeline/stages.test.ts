@@ -72,17 +72,42 @@ describe('the request pipeline', () => {
     expect(locations).toEqual(['body', 'query']);
   });
 
-  it('journals every request, the ones stages refused included, with the body as sent', async () => {
+  it('journals every request, the ones stages refused included, with the body only when it was read', async () => {
     const ctx = await setup();
     ctx.core.control.clearJournal();
     await ctx.call('POST', '/v2/workspaces/search', { token: null, rawBody: '{"x": 1}' });
     await ctx.call('POST', '/v2/workspaces/search', { token: null, rawBody: '{broken' });
+    await ctx.call('POST', '/v2/workspaces/search', { rawBody: '{"x": 2}' });
+    await ctx.call('POST', '/v2/workspaces/search', { rawBody: '{broken' });
     const journal = ctx.core.control.journal();
     expect(journal.map((e) => [e.status, e.body])).toEqual([
-      [401, { x: 1 }],
-      [401, '[not JSON]'],
+      [401, '[not read]'],
+      [401, '[not read]'],
+      [400, { x: 2 }],
+      [400, '[not JSON]'],
     ]);
     expect(journal[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('keeps no body, and no secret from it, for a request refused with 401 or 429', async () => {
+    const ctx = await setup();
+    const secret = 'sk-body-secret-5f1c9a';
+    const rawBody = JSON.stringify({ filters: {}, note: secret, secretKey: secret });
+    ctx.core.control.clearJournal();
+    expectError(
+      await ctx.call('POST', '/v2/workspaces/search', { token: null, rawBody }),
+      401,
+      'unauthorized',
+    );
+    ctx.core.control.setRateLimit({ limit: 1, windowSeconds: 60 });
+    expect((await ctx.call('GET', '/v2/health')).status).toBe(204);
+    expectError(await ctx.call('POST', '/v2/workspaces/search', { rawBody }), 429, 'rate_limited');
+    const refused = ctx.core.control.journal().filter((e) => e.status === 401 || e.status === 429);
+    expect(refused.map((e) => [e.status, e.body])).toEqual([
+      [401, '[not read]'],
+      [429, '[not read]'],
+    ]);
+    expect(JSON.stringify(ctx.core.control.journal())).not.toContain(secret);
   });
 
   it('answers the control plane without rate limit, faults or authentication', async () => {

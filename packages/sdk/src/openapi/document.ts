@@ -33,6 +33,7 @@ import {
   RunFilters,
   RunTask,
   ScreenFilters,
+  SERVICE_RATE_LIMIT,
   StackProvider,
   Timestamp,
   UnmanagedResourceNotification,
@@ -210,7 +211,8 @@ const ERROR_RESPONSES = checkedErrorResponses([
     codes: ['rate_limited'],
     name: 'TooManyRequests',
     description:
-      '`rate_limited`: over the rate limit (500 requests per rolling 60 seconds per source address); wait `Retry-After` seconds.',
+      `\`rate_limited\`: over the rate limit (${SERVICE_RATE_LIMIT.limit} requests per rolling ` +
+      `${SERVICE_RATE_LIMIT.windowSeconds} seconds per source address); wait \`Retry-After\` seconds.`,
     headers: { 'Retry-After': headerRef('RetryAfter') },
   },
   {

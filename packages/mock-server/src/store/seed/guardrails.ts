@@ -2,7 +2,7 @@
  * Guardrail rules, their notification configurations, and which workspaces each rule covers.
  */
 import type { GuardrailRule, GuardrailType, PolicySeverity } from '@iacm/sdk/contract';
-import { listMatches } from '../../query/glob.js';
+import { scopeCovers } from '../../query/glob.js';
 import type { Random } from '../random.js';
 import { type NotificationConfig, SEED_EPOCH } from '../state.js';
 import type { AccountContext } from './context.js';
@@ -119,10 +119,9 @@ function ruleScope(g: AccountContext, rng: Random, repoNames: string[]): Guardra
 
 /** Gives each workspace the ids of the rules whose scope covers it. */
 export function assignGuardrails(g: AccountContext): void {
-  const matchers = g.rules.map((rule) => ({ id: rule.id, match: scopeMatcher(rule.scope) }));
   for (const ws of g.workspaces) {
-    for (const { id, match } of matchers)
-      if (match(ws.name, ws.repo.fullName, ws.labels)) ws.guardrails.push(id);
+    const subject = { workspaceName: ws.name, repository: ws.repo.fullName, labels: ws.labels };
+    for (const rule of g.rules) if (scopeCovers(rule.scope, subject)) ws.guardrails.push(rule.id);
   }
 }
 
@@ -169,17 +168,6 @@ function globalScope(rng: Random): GuardrailScope {
     branches: { include: ['main'], exclude: [] },
     labels: { include: [], exclude: [] },
   };
-}
-
-/**
- * Whether a workspace (name, repository, labels) falls in a rule's scope, by the scope rules guardrail
- * evaluation uses ({@link listMatches}); branches are a run matter.
- */
-function scopeMatcher(scope: GuardrailScope): (name: string, repo: string, labels: string[]) => boolean {
-  return (name, repo, labels) =>
-    listMatches(scope.workspaces, [name]) &&
-    listMatches(scope.repositories, [repo]) &&
-    listMatches(scope.labels, labels);
 }
 
 function ruleTemplate(
