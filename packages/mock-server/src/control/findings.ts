@@ -1,4 +1,4 @@
-/** Control route: `POST /__mock/stacks/:id/findings`, a finding on an IaC stack. @module */
+/** Control route: `POST /__mock/stacks/{id}/findings`, a finding on an IaC stack. @module */
 import { FindingBody, type FindingInput } from '../domain/findings.js';
 import { type ControlRoute, ok } from './route.js';
 
@@ -6,7 +6,7 @@ import { type ControlRoute, ok } from './route.js';
 export const findingsRoutes: readonly ControlRoute[] = [
   {
     method: 'POST',
-    path: '/__mock/stacks/:id/findings',
+    path: '/__mock/stacks/{id}/findings',
     summary: 'record a finding on an IaC stack',
     body: FindingBody,
     handler: ({ plane, params, body }) =>

@@ -157,7 +157,7 @@ export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface ControlRoute {
   /** The method. */
   readonly method: ControlMethod;
-  /** The path under `/__mock`; `:name` segments are parameters (`/__mock/stacks/:id/findings`). */
+  /** The path under `/__mock`; `{name}` segments are parameters (`/__mock/stacks/{id}/findings`), as in the endpoint table. */
   readonly path: string;
   /** What it does, for the landing page. */
   readonly summary: string;

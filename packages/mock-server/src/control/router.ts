@@ -1,9 +1,11 @@
 /**
- * Matches a control request against the table of routes: the route and its decoded `:params`, or a
+ * Matches a control request against the table of routes (with the contract's `matchPath`, as the API's
+ * routes are): the route and its decoded `{params}`, or a
  * 404 (`route_not_found`) for a path no route has, or a 405 with `Allow` for a known path.
  *
  * @module
  */
+import { matchPath } from '@iacm/sdk/contract';
 import { HttpError, parseOr400 } from '../errors.js';
 import type { ControlContext, ControlRoute } from './route.js';
 
@@ -14,33 +16,8 @@ const CONTROL_DOCS = 'https://github.com/iacm/iacm/blob/main/docs/mock-server.md
 export interface ControlMatch {
   /** The route. */
   route: ControlRoute;
-  /** Its `:params`, decoded. */
+  /** Its `{params}`, decoded. */
   params: Record<string, string>;
-}
-
-/** The parameters of `path` under `template` (`/__mock/stacks/:id/findings`), or undefined. */
-export function matchTemplate(template: string, path: string): Record<string, string> | undefined {
-  const want = template.split('/');
-  const got = path.split('/');
-  if (want.length !== got.length) return undefined;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i] as string;
-    const g = got[i] as string;
-    if (w.startsWith(':')) {
-      if (g === '') return undefined;
-      params[w.slice(1)] = decode(g);
-    } else if (w !== g) return undefined;
-  }
-  return params;
-}
-
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /** Finds the route for `method` and `path` in `routes`; throws 404 or 405 (with `Allow`). */
@@ -51,7 +28,7 @@ export function matchControlRoute(
 ): ControlMatch {
   const allowed: string[] = [];
   for (const route of routes) {
-    const params = matchTemplate(route.path, path);
+    const params = matchPath(route.path, path);
     if (!params) continue;
     if (route.method === method) return { route, params };
     if (!allowed.includes(route.method)) allowed.push(route.method);

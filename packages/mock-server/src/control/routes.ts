@@ -47,7 +47,7 @@ export interface ControlRouteListing {
 /** The control routes as the landing page lists them, in table order. */
 export function controlRouteListing(): ControlRouteListing[] {
   return CONTROL_ROUTES.map((r) => ({
-    route: `${r.method} ${r.path.replace(/:([A-Za-z]\w*)/g, '{$1}')}`,
+    route: `${r.method} ${r.path}`,
     summary: r.summary,
   }));
 }

@@ -1,4 +1,4 @@
-/** Control route: `POST /__mock/workspaces/:id/runs`, a simulated CI run. @module */
+/** Control route: `POST /__mock/workspaces/{id}/runs`, a simulated CI run. @module */
 import { SimulatedRunBody, type SimulatedRunInput } from '../domain/simulate.js';
 import { type ControlRoute, ok } from './route.js';
 
@@ -6,7 +6,7 @@ import { type ControlRoute, ok } from './route.js';
 export const runsRoutes: readonly ControlRoute[] = [
   {
     method: 'POST',
-    path: '/__mock/workspaces/:id/runs',
+    path: '/__mock/workspaces/{id}/runs',
     summary: 'simulate a CI run, evaluated against the guardrail rules',
     body: SimulatedRunBody,
     handler: ({ plane, params, body }) => {

@@ -28,13 +28,13 @@ export const webhooksRoutes: readonly ControlRoute[] = [
   },
   {
     method: 'PATCH',
-    path: '/__mock/integrations/webhook/:id',
+    path: '/__mock/integrations/webhook/{id}',
     summary: 'rename it, change its URL or credentials',
     handler: async ({ plane, params, body }) => ok(await plane.webhooks.update(params.id as string, body)),
   },
   {
     method: 'DELETE',
-    path: '/__mock/integrations/webhook/:id',
+    path: '/__mock/integrations/webhook/{id}',
     summary: 'remove it',
     handler: ({ plane, params }) => {
       plane.webhooks.remove(params.id as string);
@@ -43,13 +43,13 @@ export const webhooksRoutes: readonly ControlRoute[] = [
   },
   {
     method: 'POST',
-    path: '/__mock/integrations/webhook/:id/test',
+    path: '/__mock/integrations/webhook/{id}/test',
     summary: 'send it a test notification now',
     handler: async ({ plane, params }) => ok(await plane.webhooks.test(params.id as string)),
   },
   {
     method: 'GET',
-    path: '/__mock/integrations/webhook/:id/deliveries',
+    path: '/__mock/integrations/webhook/{id}/deliveries',
     summary: 'its delivery attempts',
     handler: ({ plane, params }) => {
       const id = params.id as string;

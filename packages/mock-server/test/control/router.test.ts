@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ControlRoute } from '../../src/control/route.js';
-import { dispatchControl, matchControlRoute, matchTemplate } from '../../src/control/router.js';
+import { dispatchControl, matchControlRoute } from '../../src/control/router.js';
 import { CONTROL_ROUTES, controlRouteListing } from '../../src/control/routes.js';
 import { HttpError } from '../../src/errors.js';
 import { expectError, setup } from '../helpers.js';
@@ -17,13 +17,13 @@ function refusal(fn: () => unknown): HttpError {
 }
 
 describe('the control router', () => {
-  it('matches `:params` as one whole, decoded segment', () => {
-    expect(matchTemplate('/__mock/stacks/:id/findings', '/__mock/stacks/a%2Fb/findings')).toEqual({
-      id: 'a/b',
-    });
-    expect(matchTemplate('/__mock/stacks/:id/findings', '/__mock/stacks//findings')).toBeUndefined();
-    expect(matchTemplate('/__mock/stacks/:id/findings', '/__mock/stacks/a/b/findings')).toBeUndefined();
-    expect(matchTemplate('/__mock/stacks/:id', '/__mock/stacks/%E0%A4%A')).toEqual({ id: '%E0%A4%A' });
+  it('matches `{params}` as one whole, decoded segment, as the API routes do', () => {
+    const route = (path: string) => matchControlRoute(CONTROL_ROUTES, 'POST', path);
+    expect(route('/__mock/stacks/a%2Fb/findings').params).toEqual({ id: 'a/b' });
+    expect(route('/__mock/stacks/abc/findings').route.path).toBe('/__mock/stacks/{id}/findings');
+    expect(refusal(() => route('/__mock/stacks//findings')).status).toBe(404);
+    expect(refusal(() => route('/__mock/stacks/a/b/findings')).status).toBe(404);
+    expect(refusal(() => route('/__mock/stacks/%E0%A4%A/findings')).status).toBe(404);
   });
 
   it('answers 405 with every method of a known path in Allow, and 404 for an unknown path', () => {
