@@ -2,6 +2,7 @@ import { ErrorBody } from '@iacm/sdk/contract';
 import { expect } from 'vitest';
 import type { MockResponse } from '../src/core/http.js';
 import { MockCore, type MockOptions } from '../src/core/mock.js';
+import { HttpError } from '../src/errors.js';
 
 /** A request as tests write it. */
 export interface Call {
@@ -66,4 +67,25 @@ export function expectError(res: MockResponse, status: number, code: string): Er
   expect(body.requestId).toBe(res.headers['x-request-id']);
   expect(res.headers['content-type']).toBe('application/json');
   return body as ErrorBody;
+}
+
+/** The HttpError `fn` throws; anything else, or no throw at all, fails the test. */
+export function refusal(fn: () => unknown): HttpError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof HttpError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal (an HttpError), but nothing was thrown');
+}
+
+/** The HttpError a promise rejects with; anything else, or a fulfilment, fails the test. */
+export async function rejection(promise: Promise<unknown>): Promise<HttpError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof HttpError)) throw new Error(`expected an HttpError, got ${String(error)}`);
+  return error;
 }

@@ -3,18 +3,8 @@ import { z } from 'zod';
 import type { ControlRoute } from '../../src/control/route.js';
 import { dispatchControl, matchControlRoute } from '../../src/control/router.js';
 import { CONTROL_ROUTES, controlRouteListing } from '../../src/control/routes.js';
-import { HttpError } from '../../src/errors.js';
-import { expectError, setup } from '../helpers.js';
-
-function refusal(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+import type { HttpError } from '../../src/errors.js';
+import { expectError, refusal, setup } from '../helpers.js';
 
 describe('the control router', () => {
   it('matches `{params}` as one whole, decoded segment, as the API routes do', () => {

@@ -4,19 +4,11 @@
 import type { Event } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import { EventCursor } from '../../src/core/event-cursor.js';
-import { HttpError } from '../../src/errors.js';
+import type { HttpError } from '../../src/errors.js';
+import { rejection } from '../helpers.js';
 
 const SECRET = 'cursor-signing-secret-7d2e41';
 const last = { id: 'evt_000123', event_timestamp: '2026-03-01T12:00:00.000Z' } as Event;
-
-async function refusal(promise: Promise<unknown>): Promise<HttpError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof HttpError)) throw new Error(`expected an HttpError, got ${String(error)}`);
-  return error;
-}
 
 function expectNoSecret(error: HttpError, token: string): void {
   const shown = JSON.stringify({ message: error.message, issues: error.issues });
@@ -42,7 +34,7 @@ describe('the event cursor', () => {
     const [header, payload, signature] = token.split('.') as [string, string, string];
     const flipped = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
     for (const altered of [`${header}.${payload}.${flipped}`, `${token}x`, 'not-a-token', '']) {
-      const error = await refusal(cursor.decode(altered, 'hash-a'));
+      const error = await rejection(cursor.decode(altered, 'hash-a'));
       expect([error.status, error.code]).toEqual([400, 'validation_failed']);
       expect(error.issues?.[0]).toMatchObject({ location: 'body', path: 'continuationToken' });
       expect(error.issues?.[0]?.message).toMatch(/not issued by this server or was altered/);
@@ -50,13 +42,13 @@ describe('the event cursor', () => {
     }
     // Signed with another secret: refused the same way.
     const foreign = await new EventCursor('another-secret').encode('hash-a', last);
-    expect((await refusal(cursor.decode(foreign, 'hash-a'))).status).toBe(400);
+    expect((await rejection(cursor.decode(foreign, 'hash-a'))).status).toBe(400);
   });
 
   it('refuses a token of another query with a 400 saying so, without secrets', async () => {
     const cursor = new EventCursor(SECRET);
     const token = await cursor.encode('hash-a', last);
-    const error = await refusal(cursor.decode(token, 'hash-b'));
+    const error = await rejection(cursor.decode(token, 'hash-b'));
     expect([error.status, error.code]).toEqual([400, 'validation_failed']);
     expect(error.issues?.[0]).toMatchObject({ location: 'body', path: 'continuationToken' });
     expect(error.issues?.[0]?.message).toMatch(/belongs to a different query/);

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/errors.js';
 import { resolveRoute, validateInput } from '../../src/pipeline/route.js';
-
-function refusal(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+import { refusal } from '../helpers.js';
 
 describe('route stage', () => {
   it("finds an endpoint by method and path, preferring literal segments over a parameter's", () => {
