@@ -24,9 +24,9 @@ export type { ControlPlane, WebhookControl } from './control/route.js';
 export { SeedBody } from './control/seed.js';
 export { StateSchema } from './control/state.js';
 export { PolicyBody } from './control/webhooks.js';
-export { RESET_STAGES, type ResetStage } from './core/control.js';
 export type { MockRequest, MockResponse } from './core/http.js';
 export { MockCore, type MockOptions } from './core/mock.js';
+export { RESET_STAGES, type ResetStage } from './core/reset.js';
 export {
   evaluateGuardrails,
   type GuardrailEvaluation,

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { StateSchema } from '../core/control.js';
+import { StateSchema } from '../control/state.js';
 import { DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from '../store/state.js';
 import type { LogFormat } from './request-log.js';
 

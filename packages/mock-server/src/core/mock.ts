@@ -41,10 +41,10 @@ import {
   type SeedSizes,
 } from '../store/state.js';
 import { type AccountStore, Store } from '../store/store.js';
-import { RESET_STAGES, type ResetStage, type Resettable } from './control.js';
 import { EventCursor } from './event-cursor.js';
 import type { MockRequest, MockResponse } from './http.js';
 import { Login } from './login.js';
+import { RESET_STAGES, type ResetStage, type Resettable } from './reset.js';
 
 /** Options of a mock server core. */
 export interface MockOptions {

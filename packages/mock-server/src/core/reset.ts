@@ -1,25 +1,9 @@
 /**
- * The control plane's home in the core: the parts of the state `reset()` restores
- * ({@link RESET_STAGES}), and the names the control plane exports. Each control concept has its
- * module under `control/` (one per route family, assembled in `control/routes.ts`); each pipeline
- * stage's state lives with its stage under `pipeline/`.
+ * Reset: the parts of a mock's state that `reset()` (and `POST /__mock/reset`) restore to their start
+ * values. Each part owns its own `reset()`; `MockCore` walks {@link RESET_STAGES} in order.
  *
  * @module
  */
-
-export { ClockBody } from '../control/clock.js';
-export { EvaluateBody } from '../control/guardrails-evaluate.js';
-export { createControlPlane } from '../control/plane.js';
-export { RateLimitBody } from '../control/rate-limit.js';
-export type { ControlPlane, WebhookControl } from '../control/route.js';
-export { CONTROL_ROUTES, controlRouteListing } from '../control/routes.js';
-export { SeedBody } from '../control/seed.js';
-export { StateSchema } from '../control/state.js';
-export { PolicyBody } from '../control/webhooks.js';
-export { type MockClock, MovableClock } from '../pipeline/clock.js';
-export { type Fault, FaultBody, FaultBook, type FaultRule } from '../pipeline/faults.js';
-export { Journal, type JournalEntry } from '../pipeline/journal.js';
-export { type RateLimit, RateLimiter, toRateLimit } from '../pipeline/rate-limit.js';
 
 /**
  * The parts of a mock's state that `reset()` puts back to their start values, in the order it
