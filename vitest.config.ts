@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { alias, hangBounds, separateSuites } from './vitest.shared.js';
+import { alias, hangBounds, project, separateSuites } from './vitest.shared.js';
 
 /**
  * The suites of `pnpm test` (`pnpm test:unit`): everything that needs only Node and npm and runs in
@@ -13,47 +13,24 @@ export default defineConfig({
   test: {
     ...hangBounds,
     projects: [
-      {
-        resolve: { alias },
-        test: {
-          ...hangBounds,
-          name: 'sdk',
-          include: ['packages/sdk/test/**/*.test.ts'],
-          exclude,
-          typecheck: { enabled: true, include: ['packages/sdk/test/**/*.test-d.ts'] },
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          ...hangBounds,
-          name: 'mock-server',
-          include: ['packages/mock-server/test/**/*.test.ts'],
-          exclude,
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          ...hangBounds,
-          name: 'webhook-receiver',
-          include: ['packages/webhook-receiver/test/**/*.test.ts'],
-          exclude,
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          ...hangBounds,
-          name: 'integration',
-          include: ['tests/**/*.test.ts'],
-          exclude: [...exclude, 'tests/packed/**'],
-        },
-      },
-      {
-        resolve: { alias },
-        test: { ...hangBounds, name: 'examples', include: ['examples/**/*.test.ts'], exclude },
-      },
+      project({
+        name: 'sdk',
+        include: ['packages/sdk/test/**/*.test.ts'],
+        exclude,
+        typecheck: { enabled: true, include: ['packages/sdk/test/**/*.test-d.ts'] },
+      }),
+      project({ name: 'mock-server', include: ['packages/mock-server/test/**/*.test.ts'], exclude }),
+      project({
+        name: 'webhook-receiver',
+        include: ['packages/webhook-receiver/test/**/*.test.ts'],
+        exclude,
+      }),
+      project({
+        name: 'integration',
+        include: ['tests/**/*.test.ts'],
+        exclude: [...exclude, 'tests/packed/**'],
+      }),
+      project({ name: 'examples', include: ['examples/**/*.test.ts'], exclude }),
     ],
   },
 });

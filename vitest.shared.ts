@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -31,3 +32,10 @@ export const separateSuites = {
   /** `pnpm test:browser`: needs Chromium (Debian's `chromium`). */
   browser: ['tests/browser/**/*.test.ts'],
 };
+
+/** One vitest project over the packages' sources, with the hang bounds: `test` names and selects it. */
+export function project(
+  test: NonNullable<TestProjectInlineConfiguration['test']>,
+): TestProjectInlineConfiguration {
+  return { resolve: { alias }, test: { ...hangBounds, ...test } };
+}

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { alias, hangBounds, separateSuites } from './vitest.shared.js';
+import { alias, hangBounds, project, separateSuites } from './vitest.shared.js';
 
 /**
  * The suites outside `pnpm test`, each with its own script (CI runs them all, .ci/run):
@@ -12,17 +12,13 @@ export default defineConfig({
   test: {
     ...hangBounds,
     projects: [
-      { resolve: { alias }, test: { ...hangBounds, name: 'scale', include: separateSuites.scale } },
-      {
-        resolve: { alias },
-        test: {
-          ...hangBounds,
-          name: 'fuzz',
-          include: ['packages/*/test/**/fuzz.test.ts'],
-          env: { IACM_FUZZ_FACTOR: '20' },
-        },
-      },
-      { resolve: { alias }, test: { ...hangBounds, name: 'browser', include: separateSuites.browser } },
+      project({ name: 'scale', include: separateSuites.scale }),
+      project({
+        name: 'fuzz',
+        include: ['packages/*/test/**/fuzz.test.ts'],
+        env: { IACM_FUZZ_FACTOR: '20' },
+      }),
+      project({ name: 'browser', include: separateSuites.browser }),
     ],
   },
 });
