@@ -18,7 +18,6 @@ export {
 } from './adapters/msw.js';
 export { SUPPORTED_MSW_RANGE, UnsupportedMswError } from './adapters/msw-support.js';
 export { ClockBody } from './control/clock.js';
-export { EvaluateBody } from './control/guardrails-evaluate.js';
 export { RateLimitBody } from './control/rate-limit.js';
 export type { ControlPlane, WebhookControl } from './control/route.js';
 export { SeedBody } from './control/seed.js';
@@ -27,6 +26,7 @@ export { PolicyBody } from './control/webhooks.js';
 export type { MockRequest, MockResponse } from './core/http.js';
 export { MockCore, type MockOptions } from './core/mock.js';
 export { RESET_STAGES, type ResetStage } from './core/reset.js';
+export { EvaluateBody } from './domain/dry-run.js';
 export {
   evaluateGuardrails,
   type GuardrailEvaluation,

@@ -1,3 +1,4 @@
+import { readWebStream } from '@iacm/webhook-receiver';
 import type { RequestHandler } from 'msw';
 // A namespace import: an msw without some of these exports (msw 1 has no `http`) must reach the check
 // in createMockServer instead of failing at link time.
@@ -37,14 +38,17 @@ export async function handleFetchRequest(core: MockCore, request: Request, baseP
   const path =
     basePath && url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) || '/' : url.pathname;
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  const rawBody = hasBody ? await request.text() : undefined;
-  const response = await core.handle({
-    method: request.method,
-    path,
-    query: url.searchParams,
-    headers: request.headers,
-    ...(rawBody !== undefined ? { rawBody } : {}),
-  });
+  // The body is read only if the request reaches the core's body stage, and never past its limit.
+  const response = await core.handle(
+    {
+      method: request.method,
+      path,
+      query: url.searchParams,
+      headers: request.headers,
+      ...(hasBody ? { readBody: (limit: number) => readWebStream(request.body, limit) } : {}),
+    },
+    { signal: request.signal },
+  );
   return toFetchResponse(response);
 }
 

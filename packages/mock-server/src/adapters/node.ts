@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildOpenApiDocument, type OpenApiDocument } from '@iacm/sdk/openapi';
+import { readNodeBody } from '@iacm/webhook-receiver/node';
 import { internalErrorResponse, type MockResponse } from '../core/http.js';
 import { MockCore, type MockOptions } from '../core/mock.js';
 import { landingAnswer } from './landing.js';
@@ -11,8 +12,6 @@ export interface ListenOptions extends MockOptions {
   port?: number;
   /** Host to bind. Default `127.0.0.1`. */
   host?: string;
-  /** Largest API request body, bytes. Default 1 MiB (control-plane bodies may be 256 MiB). */
-  maxBodyBytes?: number;
   /** Use this core instead of creating one. */
   core?: MockCore;
   /**
@@ -47,8 +46,6 @@ export interface RunningMockServer {
   close(): Promise<void>;
 }
 
-const CONTROL_BODY_LIMIT = 256 * 1024 * 1024;
-
 /** Where the standalone server serves the API's OpenAPI document (no auth). */
 const OPENAPI_PATH = '/openapi.json';
 
@@ -62,8 +59,6 @@ function openApiFor(serverUrl: string): OpenApiDocument {
     servers: openApiDocument.servers.map((server) => ({ ...server, url: serverUrl })),
   };
 }
-
-class BodyTooLarge extends Error {}
 
 /** Calls `onRequest` once the answer to `req` has ended (sent in full, or the connection closed). */
 function observe(req: IncomingMessage, res: ServerResponse, onRequest: OnRequest): void {
@@ -82,36 +77,22 @@ function observe(req: IncomingMessage, res: ServerResponse, onRequest: OnRequest
   });
 }
 
-function readBody(request: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        reject(new BodyTooLarge());
-        request.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
-function send(res: ServerResponse, response: MockResponse): void {
+/**
+ * Writes a core answer. When the request's body has not fully arrived (the answer came before the
+ * body stage, or the body stage stopped past the size limit), the answer closes the connection, so
+ * that the rest of the body is never read.
+ */
+function send(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
   if (response.drop) {
     res.socket?.destroy();
     return;
   }
+  if (res.headersSent || res.writableEnded) return;
   const body = response.body === undefined ? undefined : JSON.stringify(response.body);
-  res.writeHead(
-    response.status,
-    body === undefined
-      ? response.headers
-      : { ...response.headers, 'content-length': Buffer.byteLength(body) },
-  );
+  const headers: Record<string, string | number> = { ...response.headers };
+  if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
+  if (!req.complete) headers.connection = 'close';
+  res.writeHead(response.status, headers);
   res.end(body);
 }
 
@@ -120,15 +101,17 @@ function send(res: ServerResponse, response: MockResponse): void {
  * Besides the API and the control plane, it answers `GET /openapi.json` with the API's OpenAPI 3.1
  * document (no auth), whose server is this server, and `GET /` with a landing page (HTML for a
  * browser, JSON otherwise: the routes, how to log in, where the OpenAPI document is; no keys).
+ * The body is read only when the request reaches the core's body stage, and never past the size
+ * limit (413 from `Content-Length` before reading, or as soon as more arrives).
  * @param core the core answering the requests.
- * @param maxBodyBytes the largest API request body, bytes.
+ * @param maxBodyBytes the largest API request body, bytes (default: the core's `maxBodyBytes`).
  * @param options `serverUrl`: the base URL `GET /openapi.json` and `GET /` name (a function is asked
  *   on each request); default `http://` and the request's `Host` header. `onRequest`: called when
  *   each answer has ended (a request log).
  */
 export function createRequestListener(
   core: MockCore,
-  maxBodyBytes = 1024 * 1024,
+  maxBodyBytes?: number,
   options: { serverUrl?: string | (() => string); onRequest?: ListenOptions['onRequest'] } = {},
 ) {
   const { serverUrl, onRequest } = options;
@@ -141,7 +124,7 @@ export function createRequestListener(
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (req.method === 'GET' && url.pathname === OPENAPI_PATH) {
-        send(res, {
+        send(req, res, {
           status: 200,
           headers: { 'content-type': 'application/json' },
           body: openApiFor(baseOf(req)),
@@ -154,30 +137,26 @@ export function createRequestListener(
         res.end(answer.body);
         return;
       }
-      const limit = url.pathname.startsWith('/__mock/') ? CONTROL_BODY_LIMIT : maxBodyBytes;
-      let rawBody: string | undefined;
-      try {
-        rawBody = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, limit);
-      } catch (error) {
-        if (!(error instanceof BodyTooLarge)) throw error;
-        send(res, {
-          status: 413,
-          headers: { 'content-type': 'application/json', connection: 'close' },
-          body: { status: 413, code: 'payload_too_large', message: `the body is larger than ${limit} bytes` },
-        });
-        return;
-      }
-      const response = await core.handle({
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: url.searchParams,
-        headers: req.headers,
-        ...(rawBody !== undefined ? { rawBody } : {}),
+      // The client has gone when the connection closes before the answer is complete.
+      const gone = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) gone.abort();
       });
-      send(res, response);
+      const response = await core.handle(
+        {
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: url.searchParams,
+          headers: req.headers,
+          readBody: (limit) => readNodeBody(req, limit),
+          ...(req.socket.remoteAddress ? { clientAddress: req.socket.remoteAddress } : {}),
+        },
+        { signal: gone.signal, ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}) },
+      );
+      send(req, res, response);
     } catch {
       if (!res.headersSent) {
-        send(res, internalErrorResponse());
+        send(req, res, internalErrorResponse());
       } else res.destroy();
     }
   };
@@ -192,8 +171,10 @@ export function createRequestListener(
  * await mock.close();
  */
 export async function listen(options: ListenOptions = {}): Promise<RunningMockServer> {
-  const { port = 4010, host = '127.0.0.1', maxBodyBytes, core: given, onRequest, ...coreOptions } = options;
+  const { port = 4010, host = '127.0.0.1', core: given, onRequest, ...coreOptions } = options;
   const core = given ?? new MockCore(coreOptions);
+  // With a given core, `maxBodyBytes` still applies to this server's requests.
+  const maxBodyBytes = given ? options.maxBodyBytes : undefined;
   let url = '';
   const listener = createRequestListener(core, maxBodyBytes, {
     serverUrl: () => url,

@@ -1,5 +1,5 @@
 /** Control routes: `POST`, `GET` and `DELETE /__mock/faults`. @module */
-import { FaultBody, type FaultRule } from '../pipeline/faults.js';
+import { FAULT_LIMITS, FaultBody, type FaultRule } from '../pipeline/faults.js';
 import { type ControlRoute, ok } from './route.js';
 
 /** The fault routes. */
@@ -9,6 +9,7 @@ export const faultsRoutes: readonly ControlRoute[] = [
     path: '/__mock/faults',
     summary: 'inject a fault (status, delay, dropped connection)',
     body: FaultBody,
+    maxBodyBytes: FAULT_LIMITS.maxBodyBytes,
     handler: ({ plane, body }) => ok(plane.addFault(body as FaultRule), 201),
   },
   {

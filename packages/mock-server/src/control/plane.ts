@@ -10,7 +10,7 @@ import { IntegrationCreateBody, IntegrationUpdateBody } from '../domain/webhooks
 import { notFound, parseOr400 } from '../errors.js';
 import { toRateLimit } from '../pipeline/rate-limit.js';
 import type { MockState } from '../store/state.js';
-import type { ControlDeps, ControlPlane, CoreView } from './route.js';
+import type { ControlBodyReader, ControlDeps, ControlPlane, CoreView } from './route.js';
 import { dispatchControl } from './router.js';
 import { CONTROL_ROUTES } from './routes.js';
 import { SeedBody } from './seed.js';
@@ -58,14 +58,14 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
       setPolicy: (policy) => core.webhooks.setPolicy(stripUndefined(parseOr400(PolicyBody, policy))),
     },
     setRateLimit: (limit) => deps.rateLimiter.set(toRateLimit(limit)),
-    // `body` is the parsed body, or a function reading it (the core passes one, so that the body is
-    // read only once a route matched).
+    // `body` is the parsed body, or a reader (the core passes one, so that the body is read only once
+    // a route matched, with the route's size limit).
     handle: (method, path, query, body) =>
       dispatchControl(CONTROL_ROUTES, method, path, {
         plane,
         deps,
         query,
-        readBody: typeof body === 'function' ? (body as () => unknown) : () => body,
+        readBody: typeof body === 'function' ? (body as ControlBodyReader) : () => Promise.resolve(body),
       }),
   };
   return plane;

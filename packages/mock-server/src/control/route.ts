@@ -69,7 +69,8 @@ export interface ControlPlane {
   flushDeliveries(): Promise<void>;
   /**
    * Serves the control plane over HTTP (the core calls it for paths under `/__mock`). `body` is the
-   * parsed body, or a function reading it: the core passes a function, read only once a route matched.
+   * parsed body, or a {@link ControlBodyReader}: the core passes a reader, called only once a route
+   * matched, with that route's size limit.
    */
   handle(
     method: string,
@@ -79,6 +80,9 @@ export interface ControlPlane {
     requestId: string,
   ): Promise<MockResponse>;
 }
+
+/** Reads a control request's body with a size limit (bytes): the parsed body, or rejects with 413, 415 or 400. */
+export type ControlBodyReader = (limit: number) => Promise<unknown>;
 
 /** The control plane's view of webhook integrations and deliveries. */
 export interface WebhookControl {
@@ -150,6 +154,9 @@ export interface ControlContext {
   body: unknown;
 }
 
+/** The largest body of a control route that names no limit of its own, bytes (1 MiB). */
+export const DEFAULT_CONTROL_BODY_BYTES = 1024 * 1024;
+
 /** An HTTP method the control plane serves. */
 export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -163,6 +170,11 @@ export interface ControlRoute {
   readonly summary: string;
   /** The body's schema: the router answers 400 naming every bad field before the handler runs. */
   readonly body?: z.ZodType;
+  /**
+   * The largest body this route takes, bytes (413 beyond, before the body is read in full). Default
+   * {@link DEFAULT_CONTROL_BODY_BYTES}; the snapshot routes take more.
+   */
+  readonly maxBodyBytes?: number;
   /** Answers the request. */
   readonly handler: (ctx: ControlContext) => MockResponse | Promise<MockResponse>;
 }

@@ -7,7 +7,12 @@
  */
 import { matchPath } from '@iacm/sdk/contract';
 import { HttpError, parseOr400 } from '../errors.js';
-import type { ControlContext, ControlRoute } from './route.js';
+import {
+  type ControlBodyReader,
+  type ControlContext,
+  type ControlRoute,
+  DEFAULT_CONTROL_BODY_BYTES,
+} from './route.js';
 
 /** The docs link of a 404 on the control plane. */
 const CONTROL_DOCS = 'https://github.com/iacm/iacm/blob/main/docs/mock-server.md';
@@ -46,25 +51,27 @@ export function matchControlRoute(
   );
 }
 
+/** Methods whose control routes read a body. */
+const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
+
 /**
- * Matches, then runs the handler. The body is read (`readBody`, which may throw 400 or 415) only
- * once a route matched: a route with a body schema reads and validates it before its handler runs
- * (400 naming each bad field); a route without one reads it only if its handler uses `body`. So an
- * unknown path answers 404 and `GET /__mock/clock` 200 whatever body came with them.
+ * Matches, then runs the handler. The body is read (`readBody`, which may reject with 413, 415 or
+ * 400) only once a route matched, with that route's size limit, and only for a method that carries
+ * one (POST, PUT, PATCH): so an unknown path answers 404 and `GET /__mock/clock` 200 whatever body
+ * came with them. A route with a body schema validates the body before its handler runs (400 naming
+ * each bad field).
  */
 export async function dispatchControl(
   routes: readonly ControlRoute[],
   method: string,
   path: string,
-  context: Omit<ControlContext, 'params' | 'body'> & { readBody: () => unknown },
+  context: Omit<ControlContext, 'params' | 'body'> & { readBody: ControlBodyReader },
 ) {
   const { route, params } = matchControlRoute(routes, method, path);
   const { readBody, ...rest } = context;
-  if (route.body) {
-    const body = parseOr400(route.body, readBody() ?? {});
-    return route.handler({ ...rest, params, body });
-  }
-  const handlerContext = { ...rest, params } as ControlContext;
-  Object.defineProperty(handlerContext, 'body', { enumerable: true, get: readBody });
-  return route.handler(handlerContext);
+  const raw = BODY_METHODS.has(method)
+    ? await readBody(route.maxBodyBytes ?? DEFAULT_CONTROL_BODY_BYTES)
+    : undefined;
+  const body = route.body ? parseOr400(route.body, raw ?? {}) : raw;
+  return route.handler({ ...rest, params, body });
 }

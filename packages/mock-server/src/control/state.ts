@@ -51,6 +51,9 @@ export const StateSchema = z.strictObject({
     .min(1),
 });
 
+/** The largest snapshot `PUT /__mock/state` takes, bytes (256 MiB: a state of the largest documented sizes). */
+export const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
+
 /** The snapshot routes. */
 export const stateRoutes: readonly ControlRoute[] = [
   {
@@ -64,6 +67,7 @@ export const stateRoutes: readonly ControlRoute[] = [
     path: '/__mock/state',
     summary: 'load a snapshot',
     body: StateSchema,
+    maxBodyBytes: MAX_SNAPSHOT_BYTES,
     handler: ({ deps, body }) => {
       deps.setState(body as unknown as MockState);
       return ok({ status: 'loaded' });

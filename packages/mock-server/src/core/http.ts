@@ -1,3 +1,5 @@
+import type { BodyReader } from '@iacm/webhook-receiver';
+
 export { HttpError, notFound, parseOr400, validationError } from '../errors.js';
 
 /** A plain request, as an adapter hands it to the core. */
@@ -14,6 +16,28 @@ export interface MockRequest {
   body?: unknown;
   /** The raw body text, when the adapter did not parse it (the core parses it, answering 400 on bad JSON). */
   rawBody?: string;
+  /**
+   * Reads the raw body on demand, keeping at most `limit` bytes (the adapters pass one: the body is
+   * then read only if the request gets as far as the body stage, and never beyond the size limit).
+   * Used when neither `body` nor `rawBody` is given.
+   */
+  readBody?: BodyReader;
+  /**
+   * The client's network address (the socket's remote address, as the node:http adapter gives it),
+   * for the rate limit. Forwarding headers are not read unless the mock is told to trust a proxy.
+   */
+  clientAddress?: string;
+}
+
+/** Per-request options of `MockCore.handle`, from the adapter. */
+export interface HandleOptions {
+  /**
+   * Aborted when the client has gone (its connection closed): the pipeline checks it between stages
+   * and stops, answering nothing (the journal records the request as dropped).
+   */
+  signal?: AbortSignal;
+  /** The largest API request body for this request, bytes (default: the mock's `maxBodyBytes`). */
+  maxBodyBytes?: number;
 }
 
 /** A plain response, as the core hands it to an adapter. */

@@ -1,36 +1,22 @@
-import {
-  fieldIssuesFromZod,
-  type GuardrailRule,
-  type IacStack,
-  pathIdToObjectId,
-  WebhookPayload,
-  type WorkspaceRun,
-} from '@iacm/sdk/contract';
-import { generateNotification } from '@iacm/webhook-receiver';
-import { EvaluateBody } from '../control/guardrails-evaluate.js';
 import { createControlPlane } from '../control/plane.js';
 import type { ControlPlane } from '../control/route.js';
-import { evaluateGuardrails, type GuardrailEvaluation } from '../domain/evaluate.js';
-import { EventRecorder, type OutboxEntry } from '../domain/events.js';
-import { FindingBody, recordFinding } from '../domain/findings.js';
-import { type DomainServices, SimulatedRunBody, simulateRun } from '../domain/simulate.js';
-import {
-  DEFAULT_DELIVERY_POLICY,
-  type DeliveryPolicy,
-  NotificationBody,
-  WebhookHub,
-} from '../domain/webhooks.js';
-import { notFound, parseOr400, validationError } from '../errors.js';
+import { dryRunGuardrails } from '../domain/dry-run.js';
+import { EventRecorder } from '../domain/events.js';
+import { recordFindingOnStack } from '../domain/findings.js';
+import { dispatchNotification, outboxOf, queueNotification } from '../domain/notify.js';
+import { type DomainServices, simulateRunOnWorkspace } from '../domain/simulate.js';
+import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy, WebhookHub } from '../domain/webhooks.js';
 import { type HandlerServices, operations } from '../operations/index.js';
 import { authenticate } from '../pipeline/authenticate.js';
-import { RequestBody } from '../pipeline/body.js';
+import { DEFAULT_MAX_BODY_BYTES, RequestBody } from '../pipeline/body.js';
 import { type MockClock, MovableClock } from '../pipeline/clock.js';
 import { FaultBook } from '../pipeline/faults.js';
 import { DEFAULT_JOURNAL_LIMIT, Journal } from '../pipeline/journal.js';
 import { clientOf, type RateLimit, RateLimiter, toRateLimit } from '../pipeline/rate-limit.js';
 import { type RequestLine, readRequestLine } from '../pipeline/request.js';
-import { errorResponse, successResponse, withRequestId } from '../pipeline/respond.js';
+import { clientGoneResponse, errorResponse, successResponse, withRequestId } from '../pipeline/respond.js';
 import { resolveRoute, validateInput } from '../pipeline/route.js';
+import { IdFactory } from '../store/ids.js';
 import { Random } from '../store/random.js';
 import { generateState } from '../store/seed.js';
 import {
@@ -40,11 +26,12 @@ import {
   type MockState,
   type SeedSizes,
 } from '../store/state.js';
-import { type AccountStore, Store } from '../store/store.js';
+import { Store } from '../store/store.js';
 import { EventCursor } from './event-cursor.js';
-import type { MockRequest, MockResponse } from './http.js';
+import type { HandleOptions, MockRequest, MockResponse } from './http.js';
 import { Login } from './login.js';
 import { RESET_STAGES, type ResetStage, type Resettable } from './reset.js';
+import { randomHex } from './secrets.js';
 
 /** Options of a mock server core. */
 export interface MockOptions {
@@ -76,6 +63,15 @@ export interface MockOptions {
   deliveryPolicy?: Partial<DeliveryPolicy>;
   /** A rate limit per client address; off by default. `true` is the service's 500 per 60 s. */
   rateLimit?: boolean | { limit: number; windowSeconds: number };
+  /** The largest API request body, bytes (413 beyond, before it is read in full). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * The key login tokens are signed with (HS256). By default each mock draws a random one from
+   * `crypto.getRandomValues` when it is created and keeps it across `reset()` (it is never part of a
+   * snapshot). **Unsafe outside tests:** anyone who knows the key can forge a token for any account.
+   * Give one only to get byte-identical tokens across runs.
+   */
+  unsafeTokenSigningKey?: string;
 }
 
 /** Where the data comes from: a seed and sizes, or a snapshot (kept as JSON so each load gets fresh records). */
@@ -96,6 +92,8 @@ interface StartConfiguration {
   readonly delayMs: number;
   /** How many requests the journal keeps. */
   readonly journalLimit: number;
+  /** The largest API request body, bytes. */
+  readonly maxBodyBytes: number;
 }
 
 function startConfiguration(options: MockOptions): StartConfiguration {
@@ -107,6 +105,7 @@ function startConfiguration(options: MockOptions): StartConfiguration {
     deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, ...options.deliveryPolicy },
     delayMs: options.delayMs ?? 0,
     journalLimit: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   });
 }
 
@@ -128,6 +127,8 @@ export class MockCore {
   /** The event center's continuation tokens; kept across resets too, so earlier tokens stay valid. */
   readonly #cursor: EventCursor;
   #random!: Random;
+  /** Ids of records created at run time (the seed's generator, with its own stream). */
+  #ids!: { factory: IdFactory; random: Random };
   #buildCount = 0;
   readonly #journal: Journal;
   readonly #faults: FaultBook;
@@ -136,7 +137,7 @@ export class MockCore {
   readonly #events = new EventRecorder(
     () => this.#random,
     () => this.now(),
-    (account, entry) => this.#dispatch(account, entry),
+    (account, entry) => dispatchNotification(this.webhooks, account, entry),
   );
   /** Webhook integrations and deliveries. */
   readonly webhooks: WebhookHub;
@@ -158,9 +159,11 @@ export class MockCore {
   constructor(options: MockOptions = {}) {
     this.#options = options;
     this.#start = startConfiguration(options);
-    const secretSource = new Random(`jwt:${String(options.seed ?? DEFAULT_SEED)}:${Math.random()}`);
-    this.#login = new Login(secretSource.hex(64), options.tokenTtlSeconds);
-    this.#cursor = new EventCursor(secretSource.hex(64));
+    // The token key is a secret: random per mock (never the seeded generator). The continuation-token
+    // key is not a secret (a forged cursor pages only the caller's own account): it derives from the
+    // seed, so that the same seed and query give the same tokens.
+    this.#login = new Login(options.unsafeTokenSigningKey ?? randomHex(32), options.tokenTtlSeconds);
+    this.#cursor = new EventCursor(new Random(`cursor:${String(options.seed ?? DEFAULT_SEED)}`).hex(64));
     this.#journal = new Journal(this.#start.journalLimit);
     this.#faults = new FaultBook({ delayMs: this.#start.delayMs });
     this.#rateLimiter = new RateLimiter(this.#start.rateLimit);
@@ -220,87 +223,31 @@ export class MockCore {
   readonly clock: MockClock;
 
   /** Simulates a CI run on a workspace of any account (see `docs/guardrails.md`). */
-  simulateRun(workspaceId: string, body: unknown): { run: WorkspaceRun; evaluation: GuardrailEvaluation } {
-    const input = parseOr400(SimulatedRunBody, body ?? {});
-    const id = pathIdToObjectId(workspaceId);
-    for (const account of this.store.accounts.values()) {
-      const workspace = id === undefined ? undefined : account.workspaces.get(id);
-      if (workspace) return simulateRun(account, workspace, input, this.#domain);
-    }
-    throw notFound('workspace', workspaceId);
+  simulateRun(workspaceId: string, body: unknown) {
+    return simulateRunOnWorkspace(this.store.accounts.values(), workspaceId, body, this.#domain);
   }
 
   /** Records a finding on an IaC stack of any account. */
-  recordFinding(stackId: string, body: unknown): { stack: IacStack; notification: WebhookPayload } {
-    const input = parseOr400(FindingBody, body ?? {});
-    for (const account of this.store.accounts.values()) {
-      const result = recordFinding(account, stackId, input, this.#events);
-      if (result) return result;
-    }
-    throw notFound('IaC stack', stackId);
+  recordFinding(stackId: string, body: unknown) {
+    return recordFindingOnStack(this.store.accounts.values(), stackId, body, this.#events);
   }
 
   /**
    * Dry-runs guardrail rules against a plan: the given rules (create bodies), or the account's own
    * (primary by default), in the given run scope. Nothing is stored.
    */
-  evaluate(body: unknown): GuardrailEvaluation {
-    const input = parseOr400(EvaluateBody, body ?? {});
-    const account = this.#account(input.accountId);
-    const now = new Date(this.now()).toISOString();
-    const rules: GuardrailRule[] = input.rules
-      ? input.rules.map((r, i) => ({
-          ...r,
-          id: String(i + 1).padStart(24, '0'),
-          accountId: account.account.id,
-          isEnabled: r.isEnabled ?? true,
-          createdAt: now,
-          updatedAt: now,
-        }))
-      : [...account.rules.values()];
-    return evaluateGuardrails(rules, input.run, input.plan);
-  }
-
-  /** The account with this id, or the primary account when none is named; 404 for an unknown id. */
-  #account(accountId: string | undefined): AccountStore {
-    const account = accountId ? this.store.accounts.get(accountId) : [...this.store.accounts.values()][0];
-    if (!account) throw notFound('account', accountId ?? '');
-    return account;
-  }
-
-  /** Delivers a queued notification: a rule's violation through its notification configuration, a finding to every integration. */
-  #dispatch(account: AccountStore, entry: OutboxEntry): void {
-    const configured =
-      entry.source.kind === 'guardrail_violation' && entry.source.notificationId
-        ? (account.notifications.get(entry.source.notificationId)?.integrationIds ?? [])
-        : [];
-    if (entry.source.kind === 'guardrail_violation' && !entry.source.notificationId) return;
-    this.webhooks.deliver(account.account.id, entry, configured);
+  evaluate(body: unknown) {
+    return dryRunGuardrails(this.store, body, this.now());
   }
 
   /** Queues and delivers a notification given by kind (generated) or as a whole payload. */
-  notify(body: unknown): OutboxEntry {
-    const input = parseOr400(NotificationBody, body ?? {});
-    const account = this.#account(input.accountId);
-    const { accountId: _a, ...given } = input;
-    const payload = {
-      ...generateNotification(input.notificationType, {
-        accountId: account.account.id,
-        accountName: account.account.name,
-      }),
-      ...given,
-    };
-    const checked = WebhookPayload.safeParse(payload);
-    if (!checked.success) throw validationError(fieldIssuesFromZod(checked.error, 'body', payload));
-    return this.#events.queue(account, { kind: 'manual' }, checked.data);
+  notify(body: unknown) {
+    return queueNotification(this.store, body, this.#events);
   }
 
   /** Notifications waiting for delivery, oldest first: of one account, or of all. */
-  outbox(accountId?: string): OutboxEntry[] {
-    const accounts = accountId
-      ? [this.store.accounts.get(accountId)].filter((a) => a !== undefined)
-      : [...this.store.accounts.values()];
-    return accounts.flatMap((a) => a.outbox);
+  outbox(accountId?: string) {
+    return outboxOf(this.store, accountId);
   }
 
   /** The accounts and their key pairs (the primary account first). */
@@ -329,6 +276,8 @@ export class MockCore {
     this.webhooks.clear();
     this.store = new Store(state);
     this.#random = new Random(`runtime:${String(state.seed)}`);
+    const idRandom = new Random(`runtime:ids:${String(state.seed)}`);
+    this.#ids = { factory: new IdFactory(idRandom), random: idRandom };
     this.#buildCount = 0;
   }
 
@@ -336,9 +285,10 @@ export class MockCore {
   readonly #services: HandlerServices = {
     now: () => this.now(),
     newId: () => {
+      // One id generator for the seed and the API; a snapshot may hold ids from anywhere, hence the check.
       for (;;) {
-        const id = this.#random.hex(24);
-        if (!this.#idTaken(id)) return id;
+        const id = this.#ids.factory.objectId(this.#ids.random, this.now());
+        if (!this.store.hasObjectId(id)) return id;
       }
     },
     login: (accessKey, secretKey) =>
@@ -350,41 +300,43 @@ export class MockCore {
     events: this.#events,
   };
 
-  #idTaken(id: string): boolean {
-    for (const account of this.store.accounts.values()) {
-      if (account.workspaces.get(id) || account.rules.has(id) || account.notifications.has(id)) return true;
-    }
-    return false;
-  }
-
   /**
    * Handles one request and never throws: every failure becomes an error answer. The request walks
    * the stages of `pipeline/`: journal (the request id now, the entry once answered) -> read the
-   * request line and headers -> rate limit -> faults -> route -> authenticate -> read and parse the
-   * body, validate the inputs -> operation -> respond. The control plane (`/__mock`) is neither
-   * rate-limited nor faulted, and has no authentication.
+   * request line and headers -> rate limit -> faults -> route -> authenticate -> read, size-check and
+   * parse the body, validate the inputs -> operation -> respond. The control plane (`/__mock`) is
+   * neither rate-limited nor faulted, and has no authentication. When `options.signal` aborts (the
+   * client has gone), the request stops at the next stage and is answered with nothing.
    */
-  async handle(request: MockRequest): Promise<MockResponse> {
+  async handle(request: MockRequest, options: HandleOptions = {}): Promise<MockResponse> {
     const started = this.now();
     const resets = this.#resets;
     const requestId = this.#journal.nextRequestId();
     const body = new RequestBody(request);
+    const { signal } = options;
     let response: MockResponse;
     try {
       const line = readRequestLine(request);
       response = line.control
-        ? await this.control.handle(line.method, line.path, line.query, () => body.value(), requestId)
-        : await this.#api(request, line, body, requestId);
+        ? await this.control.handle(
+            line.method,
+            line.path,
+            line.query,
+            (limit: number) => body.value(limit),
+            requestId,
+          )
+        : await this.#api(request, line, body, requestId, options);
     } catch (error) {
       response = errorResponse(error, requestId);
     }
+    if (signal?.aborted) response = clientGoneResponse();
     withRequestId(response, requestId);
     // A request answered across a reset (`POST /__mock/reset` itself, or one in flight) belongs to the
     // history the reset cleared: the journal starts empty, as in a fresh mock.
     if (this.#resets === resets) {
-      // Only a body a stage read is recorded: a request refused before the body stage (429, 401, 404)
-      // is journalled with `[not read]`, its body never parsed.
-      const read = body.read ? () => body.value() : undefined;
+      // Only a body a stage read is recorded: a request refused before the body stage (429, 401, 404,
+      // 413) is journalled with `[not read]`, its body never parsed.
+      const read = body.read ? () => body.settled() : undefined;
       this.#journal.record(request, response, requestId, started, this.now(), read);
     }
     return response;
@@ -396,7 +348,9 @@ export class MockCore {
     line: RequestLine,
     body: RequestBody,
     requestId: string,
+    options: HandleOptions,
   ): Promise<MockResponse> {
+    const { signal } = options;
     this.#rateLimiter.check(clientOf(request), this.now());
     const injected = await this.#faults.apply(line.method, line.path, requestId);
     if (injected) return injected;
@@ -404,8 +358,12 @@ export class MockCore {
     const account = route.definition.auth
       ? await authenticate(request.headers, this.#login, this.store.accounts, this.now())
       : undefined;
-    const input = validateInput(route, line.method, line.query, () => body.value());
+    const limit = options.maxBodyBytes ?? this.#start.maxBodyBytes;
+    const parsed = await body.value(limit);
+    const input = validateInput(route, line.method, line.query, () => parsed);
+    if (signal?.aborted) return clientGoneResponse();
     const result = await operations[route.name]({ account, ...input, services: this.#services });
+    if (signal?.aborted) return clientGoneResponse();
     return successResponse(route.definition, result);
   }
 }

@@ -6,6 +6,7 @@ import {
 } from '@iacm/sdk/contract';
 import { generateNotification } from '@iacm/webhook-receiver';
 import { z } from 'zod';
+import { notFound, parseOr400 } from '../errors.js';
 import type { AccountStore } from '../store/store.js';
 import { type EventRecorder, PLATFORM_INTEGRATION_ID } from './events.js';
 
@@ -135,4 +136,22 @@ export function recordFinding(
   const notification = { ...generated, samples: sample ? [sample] : [] } as WebhookPayload;
   events.queue(account, { kind: 'finding', stackId: stack.id }, notification);
   return { stack: updated, notification };
+}
+
+/**
+ * `POST /__mock/stacks/{id}/findings`: validates the body (400 naming each bad field) and records the
+ * finding on the stack in whichever account holds it (404 otherwise).
+ */
+export function recordFindingOnStack(
+  accounts: Iterable<AccountStore>,
+  stackId: string,
+  body: unknown,
+  events: EventRecorder,
+): { stack: IacStack; notification: WebhookPayload } {
+  const input = parseOr400(FindingBody, body ?? {});
+  for (const account of accounts) {
+    const result = recordFinding(account, stackId, input, events);
+    if (result) return result;
+  }
+  throw notFound('IaC stack', stackId);
 }

@@ -3,6 +3,7 @@ import {
   CI_TOOLS,
   type GuardrailRule,
   POLICY_SEVERITIES,
+  pathIdToObjectId,
   RESOURCE_ACTIONS,
   type RunStatus,
   type RunTask,
@@ -13,6 +14,7 @@ import {
 } from '@iacm/sdk/contract';
 import { generateNotification } from '@iacm/webhook-receiver';
 import { z } from 'zod';
+import { notFound, parseOr400 } from '../errors.js';
 import type { AccountStore } from '../store/store.js';
 import { evaluateGuardrails, type GuardrailEvaluation, summarise } from './evaluate.js';
 import { type EventRecorder, PLATFORM_INTEGRATION_ID } from './events.js';
@@ -305,4 +307,23 @@ export function simulateRun(
     },
   });
   return { run, evaluation };
+}
+
+/**
+ * `POST /__mock/workspaces/{id}/runs`: validates the body (400 naming each bad field), finds the
+ * workspace in whichever account holds it (404 otherwise) and simulates the run there.
+ */
+export function simulateRunOnWorkspace(
+  accounts: Iterable<AccountStore>,
+  workspaceId: string,
+  body: unknown,
+  services: DomainServices,
+): { run: WorkspaceRun; evaluation: GuardrailEvaluation } {
+  const input = parseOr400(SimulatedRunBody, body ?? {});
+  const id = pathIdToObjectId(workspaceId);
+  for (const account of accounts) {
+    const workspace = id === undefined ? undefined : account.workspaces.get(id);
+    if (workspace) return simulateRun(account, workspace, input, services);
+  }
+  throw notFound('workspace', workspaceId);
 }

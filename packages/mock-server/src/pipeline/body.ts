@@ -1,49 +1,133 @@
 /**
- * The body stage: the request body, read and parsed only when a stage asks for it (after the rate
- * limit, the faults and, on authenticated routes, authentication), at most once. A body the adapter
- * parsed is taken as it is; raw text must be JSON (`Content-Type: application/json` or `+json`, or no
- * content type): 415 for another media type, 400 `invalid_json` for text that is not JSON. The
- * adapters bound its size while reading it (`maxBodyBytes` of the standalone server, 413 beyond).
+ * The body stage: the request body, read, size-checked and parsed only when a stage asks for it
+ * (after the rate limit, the faults and, on authenticated routes, authentication), at most once.
+ *
+ * - Size: a declared `Content-Length` over the limit is a 413 before anything is read; a body read
+ *   on demand (`MockRequest.readBody`, which the adapters give) stops as soon as it passes the limit
+ *   (413); a `rawBody` string over the limit is a 413 too. The limit is the mock's `maxBodyBytes`
+ *   for the API (1 MiB by default), each control route's own for the control plane.
+ * - Media type: raw text must be JSON (`Content-Type: application/json` or `+json`, or no content
+ *   type): 415 for another media type.
+ * - JSON: 400 `invalid_json` for text that is not JSON.
+ *
+ * A body the adapter parsed itself (`MockRequest.body`) is taken as it is.
  *
  * @module
  */
+import type { BodyReadProblem, RawBody } from '@iacm/webhook-receiver';
 import { type MockRequest, readHeader } from '../core/http.js';
 import { HttpError } from '../errors.js';
 
-/** A request's body, parsed on first use. */
+/** The largest API request body by default, bytes (1 MiB, as the service). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+const decoder = new TextDecoder();
+
+/** A request's body, read and parsed on first use. */
 export class RequestBody {
   readonly #request: MockRequest;
-  #parsed: { value: unknown } | { error: unknown } | undefined;
+  #parsed: Promise<unknown> | undefined;
+  #settled: { value: unknown } | { error: unknown } | undefined;
 
   /** Wraps a request's body; nothing is read yet. */
   constructor(request: MockRequest) {
     this.#request = request;
   }
 
-  /** Whether the body has been parsed (or failed to parse) yet. */
+  /** Whether a stage asked for the body (it may have failed to read or parse). */
   get read(): boolean {
     return this.#parsed !== undefined;
   }
 
-  /** The parsed body (`undefined` for none); throws 415 or 400 when it is not JSON. */
-  value(): unknown {
-    if (!this.#parsed) {
-      try {
-        this.#parsed = { value: parseBody(this.#request) };
-      } catch (error) {
-        this.#parsed = { error };
-      }
-    }
-    if ('error' in this.#parsed) throw this.#parsed.error;
-    return this.#parsed.value;
+  /**
+   * The parsed body (`undefined` for none), read with at most `limit` bytes; rejects with 413, 415
+   * or 400. Later calls answer the first call's result, whatever their limit.
+   */
+  value(limit: number): Promise<unknown> {
+    this.#parsed ??= readAndParse(this.#request, limit).then(
+      (value) => {
+        this.#settled = { value };
+        return value;
+      },
+      (error: unknown) => {
+        this.#settled = { error };
+        throw error;
+      },
+    );
+    return this.#parsed;
+  }
+
+  /**
+   * The body as read, for the journal: the parsed value, or throws what reading threw; `undefined`
+   * while it is not read (or not yet settled).
+   */
+  settled(): unknown {
+    if (!this.#settled) return undefined;
+    if ('error' in this.#settled) throw this.#settled.error;
+    return this.#settled.value;
   }
 }
 
-/** Parses a request's body: the adapter's parsed body, or its raw text as JSON. */
-export function parseBody(request: MockRequest): unknown {
-  if (request.rawBody === undefined) return request.body;
-  if (request.rawBody.trim() === '') return undefined;
-  const contentType = readHeader(request.headers, 'content-type');
+/** A 413 naming the limit. */
+export function payloadTooLarge(limit: number): HttpError {
+  return new HttpError(
+    413,
+    'payload_too_large',
+    `the body is larger than ${limit} bytes, the limit of this route`,
+  );
+}
+
+async function readAndParse(request: MockRequest, limit: number): Promise<unknown> {
+  if (request.body !== undefined && request.rawBody === undefined) return request.body;
+  const text = await readText(request, limit);
+  return text === undefined ? request.body : parseJsonText(text, readHeader(request.headers, 'content-type'));
+}
+
+/** The body's text, size-checked; `undefined` when the request carries none. */
+async function readText(request: MockRequest, limit: number): Promise<string | undefined> {
+  if (request.rawBody !== undefined) {
+    // A string has at least as many UTF-8 bytes as UTF-16 code units: refuse it before encoding.
+    if (request.rawBody.length > limit) throw payloadTooLarge(limit);
+    if (new TextEncoder().encode(request.rawBody).byteLength > limit) throw payloadTooLarge(limit);
+    return request.rawBody;
+  }
+  if (!request.readBody) return undefined;
+  const declared = readHeader(request.headers, 'content-length');
+  if (declared !== undefined && isDecimal(declared) && Number(declared) > limit) throw payloadTooLarge(limit);
+  const read = await request.readBody(limit);
+  if (isProblem(read)) {
+    if (read.problem === 'too_large') throw payloadTooLarge(limit);
+    throw new HttpError(
+      400,
+      'invalid_json',
+      read.hint ?? 'the request body was already read by something else',
+    );
+  }
+  return toText(read);
+}
+
+function isProblem(read: RawBody | BodyReadProblem): read is BodyReadProblem {
+  return typeof read === 'object' && 'problem' in read;
+}
+
+function toText(body: RawBody): string {
+  return typeof body === 'string' ? body : decoder.decode(body);
+}
+
+/** Whether a header value is a plain decimal number (linear; no regular expression). */
+function isDecimal(value: string): boolean {
+  const text = value.trim();
+  if (text.length === 0 || text.length > 20) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** Parses raw body text as JSON, checking the media type first. */
+export function parseJsonText(text: string, contentType: string | undefined): unknown {
+  if (text.trim() === '') return undefined;
   if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
     throw new HttpError(
       415,
@@ -52,9 +136,13 @@ export function parseBody(request: MockRequest): unknown {
     );
   }
   try {
-    return JSON.parse(request.rawBody);
+    return JSON.parse(text);
   } catch (error) {
-    throw new HttpError(400, 'invalid_json', `the body is not valid JSON: ${(error as Error).message}`);
+    throw new HttpError(
+      400,
+      'invalid_json',
+      `the body is not valid JSON: ${truncate((error as Error).message)}`,
+    );
   }
 }
 

@@ -9,7 +9,7 @@ import { codeOfStatus } from '@iacm/sdk/contract';
 import { z } from 'zod';
 import type { MockResponse } from '../core/http.js';
 import { sleep, stripUndefined } from '../core/objects.js';
-import { parseOr400 } from '../errors.js';
+import { HttpError, parseOr400 } from '../errors.js';
 import { globMatch } from '../query/glob.js';
 
 /** A fault rule: the next `times` matching requests get this answer, delay or dropped connection. */
@@ -40,13 +40,69 @@ export interface Fault extends FaultRule {
   remaining: number;
 }
 
+/**
+ * The bounds of the faults stage: how many faults wait at once, the longest path pattern, how many
+ * headers an injected answer has, and the largest `POST /__mock/faults` body (its route's limit).
+ */
+export const FAULT_LIMITS = Object.freeze({
+  /** Faults waiting at once (a further `POST /__mock/faults` is a 409). */
+  maxFaults: 1000,
+  /** Characters of a fault's path pattern. */
+  maxPathLength: 2048,
+  /** Headers of an injected answer. */
+  maxHeaders: 64,
+  /** Bytes of a `POST /__mock/faults` body (64 KiB). */
+  maxBodyBytes: 64 * 1024,
+});
+
+/** An HTTP header name (an RFC 9110 token), checked without a regular expression over user input. */
+function isHeaderName(name: string): boolean {
+  if (name.length === 0 || name.length > 256) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const ok =
+      (c >= 48 && c <= 57) ||
+      (c >= 65 && c <= 90) ||
+      (c >= 97 && c <= 122) ||
+      "!#$%&'*+-.^_`|~".includes(name[i] as string);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** A header value without control characters (no CR/LF header injection), at most 8 KiB. */
+function isHeaderValue(value: string): boolean {
+  if (value.length > 8192) return false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c < 32 && c !== 9) || c === 127) return false;
+  }
+  return true;
+}
+
 /** Body of `POST /__mock/faults`. */
 export const FaultBody = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
-  path: z.string().min(1).startsWith('/', { error: 'expected a path starting with /' }),
+  path: z
+    .string()
+    .min(1)
+    .max(FAULT_LIMITS.maxPathLength)
+    .startsWith('/', { error: 'expected a path starting with /' }),
   times: z.number().int().min(1).max(1_000_000).optional(),
   status: z.number().int().min(200).max(599).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: z
+    .record(
+      z
+        .string()
+        .refine(isHeaderName, { error: "expected a header name (letters, digits and !#$%&'*+-.^_`|~)" }),
+      z.string().refine(isHeaderValue, {
+        error: 'expected a header value without control characters, at most 8192 characters',
+      }),
+    )
+    .refine((h) => Object.keys(h).length <= FAULT_LIMITS.maxHeaders, {
+      error: `expected at most ${FAULT_LIMITS.maxHeaders} headers`,
+    })
+    .optional(),
   body: z.unknown().optional(),
   delayMs: z.number().int().min(0).max(120_000).optional(),
   drop: z.boolean().optional(),
@@ -66,6 +122,13 @@ export class FaultBook {
   /** Validates a rule and adds it; answers the stored fault. */
   add(rule: FaultRule): Fault {
     const parsed = parseOr400(FaultBody, rule);
+    if (this.#faults.length >= FAULT_LIMITS.maxFaults) {
+      throw new HttpError(
+        409,
+        'conflict',
+        `${FAULT_LIMITS.maxFaults} faults are waiting already, the most the mock keeps: remove some (DELETE /__mock/faults) first`,
+      );
+    }
     const fault: Fault = {
       ...stripUndefined(parsed),
       id: `fault_${++this.#count}`,

@@ -1,4 +1,5 @@
 import type { Event, GuardrailRule, WorkspaceRun, WorkspaceSummary } from '@iacm/sdk/contract';
+import { notFound } from '../errors.js';
 import { Collection } from '../query/collection.js';
 import type { AccountState, MockAccount, MockState, NotificationConfig, OutboxEntry } from './state.js';
 
@@ -84,6 +85,21 @@ export class Store {
   constructor(state: MockState) {
     this.origin = { seed: state.seed, sizes: state.sizes };
     for (const account of state.accounts) this.accounts.set(account.account.id, new AccountStore(account));
+  }
+
+  /** The account with this id, or the primary account (the first) when none is named; 404 for an unknown id. */
+  accountOrPrimary(accountId: string | undefined): AccountStore {
+    const account = accountId ? this.accounts.get(accountId) : this.accounts.values().next().value;
+    if (!account) throw notFound('account', accountId ?? '');
+    return account;
+  }
+
+  /** Whether any record of any account has this object id (workspaces, rules, notification configurations). */
+  hasObjectId(id: string): boolean {
+    for (const account of this.accounts.values()) {
+      if (account.workspaces.get(id) || account.rules.has(id) || account.notifications.has(id)) return true;
+    }
+    return false;
   }
 
   /** The state as plain JSON-ready data (a snapshot). */

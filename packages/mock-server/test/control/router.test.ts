@@ -43,14 +43,14 @@ describe('the control router', () => {
     const context = { plane: undefined as never, deps: undefined as never, query: {} };
     const bad = await Promise.resolve()
       .then(() =>
-        dispatchControl(routes, 'POST', '/__mock/thing', { ...context, readBody: () => ({ n: 'x' }) }),
+        dispatchControl(routes, 'POST', '/__mock/thing', { ...context, readBody: async () => ({ n: 'x' }) }),
       )
       .catch((error: HttpError) => error);
     expect((bad as HttpError).issues?.[0]?.path).toBe('n');
     expect(ran).toBe(false);
     const good = await dispatchControl(routes, 'POST', '/__mock/thing', {
       ...context,
-      readBody: () => ({ n: 1 }),
+      readBody: async () => ({ n: 1 }),
     });
     expect(good.body).toEqual({ n: 1 });
   });

@@ -1,54 +1,114 @@
+import type { BodyReader } from '@iacm/webhook-receiver';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/errors.js';
 import { RequestBody } from '../../src/pipeline/body.js';
 
-function codeOf(fn: () => unknown): string | undefined {
+const LIMIT = 1024;
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   try {
-    fn();
+    await promise;
     return undefined;
   } catch (error) {
     return error instanceof HttpError ? `${error.status} ${error.code}` : String(error);
   }
 }
 
+/** A reader over `text` that counts what it was asked for and how many bytes it handed out. */
+function countingReader(text: string): { read: BodyReader; calls: number[]; handed: number } {
+  const state = {
+    calls: [] as number[],
+    handed: 0,
+    read: async (limit: number) => {
+      state.calls.push(limit);
+      const bytes = new TextEncoder().encode(text);
+      if (bytes.byteLength > limit) {
+        state.handed += limit + 1;
+        return { problem: 'too_large' as const };
+      }
+      state.handed += bytes.byteLength;
+      return bytes;
+    },
+  };
+  return state;
+}
+
 describe('body stage', () => {
-  it('reads nothing until asked, then parses once', () => {
+  it('reads nothing until asked, then parses once', async () => {
     const request = { method: 'POST', path: '/', rawBody: '{"a":1}' };
     const body = new RequestBody(request);
     expect(body.read).toBe(false);
-    expect(body.value()).toEqual({ a: 1 });
+    expect(body.settled()).toBeUndefined();
+    expect(await body.value(LIMIT)).toEqual({ a: 1 });
     expect(body.read).toBe(true);
+    expect(body.settled()).toEqual({ a: 1 });
     request.rawBody = '{"a":2}';
-    expect(body.value()).toEqual({ a: 1 });
+    expect(await body.value(LIMIT)).toEqual({ a: 1 });
   });
 
-  it('answers 400 invalid_json for text that is not JSON, and the same again when asked twice', () => {
+  it('answers 400 invalid_json for text that is not JSON, and the same again when asked twice', async () => {
     const body = new RequestBody({ method: 'POST', path: '/', rawBody: '{oops' });
-    expect(codeOf(() => body.value())).toBe('400 invalid_json');
-    expect(codeOf(() => body.value())).toBe('400 invalid_json');
+    expect(await codeOf(body.value(LIMIT))).toBe('400 invalid_json');
+    expect(await codeOf(body.value(LIMIT))).toBe('400 invalid_json');
+    expect(() => body.settled()).toThrow(HttpError);
   });
 
-  it('answers 415 for a body of another media type; accepts +json types and no content type', () => {
+  it('answers 415 for a body of another media type; accepts +json types and no content type', async () => {
     const xml = new RequestBody({
       method: 'POST',
       path: '/',
       rawBody: '<a/>',
       headers: { 'Content-Type': 'application/xml' },
     });
-    expect(codeOf(() => xml.value())).toBe('415 unsupported_media_type');
+    expect(await codeOf(xml.value(LIMIT))).toBe('415 unsupported_media_type');
     const problem = new RequestBody({
       method: 'POST',
       path: '/',
       rawBody: '{"b":true}',
       headers: { 'content-type': 'application/merge-patch+json; charset=utf-8' },
     });
-    expect(problem.value()).toEqual({ b: true });
-    expect(new RequestBody({ method: 'POST', path: '/', rawBody: '[1]' }).value()).toEqual([1]);
+    expect(await problem.value(LIMIT)).toEqual({ b: true });
+    expect(await new RequestBody({ method: 'POST', path: '/', rawBody: '[1]' }).value(LIMIT)).toEqual([1]);
   });
 
-  it('takes an empty text as no body, and a body the adapter parsed as it is', () => {
-    expect(new RequestBody({ method: 'POST', path: '/', rawBody: '  \n' }).value()).toBeUndefined();
+  it('takes an empty text as no body, and a body the adapter parsed as it is', async () => {
+    expect(
+      await new RequestBody({ method: 'POST', path: '/', rawBody: '  \n' }).value(LIMIT),
+    ).toBeUndefined();
     const parsed = { c: 3 };
-    expect(new RequestBody({ method: 'POST', path: '/', body: parsed }).value()).toBe(parsed);
+    expect(await new RequestBody({ method: 'POST', path: '/', body: parsed }).value(LIMIT)).toBe(parsed);
+  });
+
+  it('reads an adapter body on demand with the limit, and answers 413 when the reader stops past it', async () => {
+    const small = countingReader('{"d":4}');
+    const body = new RequestBody({ method: 'POST', path: '/', readBody: small.read });
+    expect(small.calls).toEqual([]);
+    expect(await body.value(LIMIT)).toEqual({ d: 4 });
+    expect(small.calls).toEqual([LIMIT]);
+
+    const big = countingReader(`"${'x'.repeat(5000)}"`);
+    const tooBig = new RequestBody({ method: 'POST', path: '/', readBody: big.read });
+    expect(await codeOf(tooBig.value(LIMIT))).toBe('413 payload_too_large');
+    expect(big.handed).toBeLessThanOrEqual(LIMIT + 1);
+  });
+
+  it('answers 413 from a declared Content-Length over the limit without reading anything', async () => {
+    const reader = countingReader('{}');
+    const body = new RequestBody({
+      method: 'POST',
+      path: '/',
+      headers: { 'content-length': String(LIMIT + 1) },
+      readBody: reader.read,
+    });
+    expect(await codeOf(body.value(LIMIT))).toBe('413 payload_too_large');
+    expect(reader.calls).toEqual([]);
+  });
+
+  it('answers 413 for a raw text over the limit, counting UTF-8 bytes', async () => {
+    const ascii = new RequestBody({ method: 'POST', path: '/', rawBody: `"${'a'.repeat(LIMIT)}"` });
+    expect(await codeOf(ascii.value(LIMIT))).toBe('413 payload_too_large');
+    // 400 characters, 1200 bytes.
+    const wide = new RequestBody({ method: 'POST', path: '/', rawBody: `"${'€'.repeat(400)}"` });
+    expect(await codeOf(wide.value(LIMIT))).toBe('413 payload_too_large');
   });
 });

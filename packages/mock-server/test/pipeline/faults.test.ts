@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/errors.js';
-import { FaultBook } from '../../src/pipeline/faults.js';
+import { FAULT_LIMITS, FaultBook } from '../../src/pipeline/faults.js';
 
 describe('faults stage', () => {
   it('matches method and a `*` path pattern, and uses a fault `times` times', async () => {
@@ -58,5 +58,55 @@ describe('faults stage', () => {
     book.reset();
     expect(book.list()).toEqual([]);
     expect(book.add({ path: '/z' }).id).toBe('fault_1');
+  });
+
+  describe('bounds (hostile input)', () => {
+    function refusal(fn: () => unknown): HttpError {
+      try {
+        fn();
+      } catch (error) {
+        if (error instanceof HttpError) return error;
+        throw error;
+      }
+      throw new Error('expected a refusal');
+    }
+
+    it('refuses a path pattern longer than the limit, naming the field', () => {
+      const error = refusal(() =>
+        new FaultBook().add({ path: `/${'a'.repeat(FAULT_LIMITS.maxPathLength)}` }),
+      );
+      expect(error.status).toBe(400);
+      expect(error.issues?.[0]).toMatchObject({ path: 'path', expected: 'at most 2048 characters' });
+    });
+
+    it('matches a pattern of many stars against a long path by a linear scan (the 95 s regular-expression case)', async () => {
+      const book = new FaultBook();
+      // 14 stars took 95.8 s with the old regular expression; here, the longest pattern the limit allows.
+      const pattern = `/${'*a'.repeat((FAULT_LIMITS.maxPathLength - 2) / 2)}b`;
+      book.add({ path: pattern.slice(0, FAULT_LIMITS.maxPathLength), status: 500 });
+      const path = `/${'a'.repeat(100_000)}`;
+      // The test's hang bound (30 s) catches a backtracking matcher; a linear one answers at once.
+      expect(await book.apply('GET', path, 'r1')).toBeUndefined();
+    });
+
+    it('refuses header names that are not tokens and values with CR/LF (no header injection)', () => {
+      const injected = refusal(() =>
+        new FaultBook().add({ path: '/a', status: 500, headers: { 'x-a': 'ok\r\nset-cookie: evil=1' } }),
+      );
+      expect(injected.status).toBe(400);
+      expect(String(injected.issues?.[0]?.path)).toContain('headers');
+      const badName = refusal(() =>
+        new FaultBook().add({ path: '/a', status: 500, headers: { 'x a:': '1' } }),
+      );
+      expect(badName.status).toBe(400);
+    });
+
+    it('keeps at most maxFaults waiting faults: the next is a 409', () => {
+      const book = new FaultBook();
+      for (let i = 0; i < FAULT_LIMITS.maxFaults; i++) book.add({ path: `/f${i}`, status: 500 });
+      const error = refusal(() => book.add({ path: '/one-more', status: 500 }));
+      expect(error.status).toBe(409);
+      expect(book.list()).toHaveLength(FAULT_LIMITS.maxFaults);
+    });
   });
 });

@@ -1,0 +1,53 @@
+/**
+ * Notifications on their way out: queued by hand (`POST /__mock/notifications`), and handed from the
+ * outbox to the webhook integrations that should receive them.
+ *
+ * @module
+ */
+import { fieldIssuesFromZod, WebhookPayload } from '@iacm/sdk/contract';
+import { generateNotification } from '@iacm/webhook-receiver';
+import { parseOr400, validationError } from '../errors.js';
+import type { AccountStore, Store } from '../store/store.js';
+import type { EventRecorder, OutboxEntry } from './events.js';
+import { NotificationBody, type WebhookHub } from './webhooks.js';
+
+/**
+ * Queues a notification given by kind (generated) or as a whole payload (members given replace the
+ * generated ones); 400 naming each bad field when the result is not a valid payload.
+ */
+export function queueNotification(store: Store, body: unknown, events: EventRecorder): OutboxEntry {
+  const input = parseOr400(NotificationBody, body ?? {});
+  const account = store.accountOrPrimary(input.accountId);
+  const { accountId: _a, ...given } = input;
+  const payload = {
+    ...generateNotification(input.notificationType, {
+      accountId: account.account.id,
+      accountName: account.account.name,
+    }),
+    ...given,
+  };
+  const checked = WebhookPayload.safeParse(payload);
+  if (!checked.success) throw validationError(fieldIssuesFromZod(checked.error, 'body', payload));
+  return events.queue(account, { kind: 'manual' }, checked.data);
+}
+
+/**
+ * Delivers a queued notification: a guardrail violation through its rule's notification
+ * configuration (nowhere when the rule has none), anything else to every integration of the account.
+ */
+export function dispatchNotification(webhooks: WebhookHub, account: AccountStore, entry: OutboxEntry): void {
+  if (entry.source.kind === 'guardrail_violation' && !entry.source.notificationId) return;
+  const configured =
+    entry.source.kind === 'guardrail_violation' && entry.source.notificationId
+      ? (account.notifications.get(entry.source.notificationId)?.integrationIds ?? [])
+      : [];
+  webhooks.deliver(account.account.id, entry, configured);
+}
+
+/** Notifications waiting for delivery, oldest first: of one account, or of all. */
+export function outboxOf(store: Store, accountId?: string): OutboxEntry[] {
+  const accounts = accountId
+    ? [store.accounts.get(accountId)].filter((a) => a !== undefined)
+    : [...store.accounts.values()];
+  return accounts.flatMap((a) => a.outbox);
+}

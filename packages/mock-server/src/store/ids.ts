@@ -1,0 +1,75 @@
+/**
+ * The object id: one generator for every id of the mock, seeded records and records created through
+ * the API alike. Ids are built as flat strings (cheap to keep a million of).
+ *
+ * - Record ids are 24-hex, shaped like MongoDB object ids: 8 hex digits of the record's creation
+ *   second, 8 random hex digits, and 8 hex digits of a counter XOR a per-factory mask (a bijection,
+ *   so one factory never repeats an id).
+ * - UUIDs are lower-case version-4 UUIDs whose random digits come from the PRNG and whose last 8
+ *   digits carry a counter the same way, so they are unique within the factory by construction.
+ *
+ * @module
+ */
+import type { Random } from './random.js';
+
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
+/** Writes `count` hex digits of `value` (most significant first) into `codes` at `at`. */
+function writeHex(codes: number[], at: number, value: number, count: number): void {
+  let rest = value;
+  for (let i = at + count - 1; i >= at; i--) {
+    codes[i] = HEX_CODES[rest & 15] as number;
+    rest >>>= 4;
+  }
+}
+
+/** 32 random bits. */
+export function word(rng: Random): number {
+  return Math.floor(rng.next() * 0x100000000);
+}
+
+/** Object ids and UUIDs from a seeded generator (see the module's comment). */
+export class IdFactory {
+  #objects = 0;
+  #uuids = 0;
+  readonly #mask: number;
+  readonly #id: number[] = new Array<number>(24).fill(48);
+  readonly #uuid: number[] = new Array<number>(36).fill(45);
+  readonly #mutation: number[] = Array.from('mut-000000000000', (c) => c.charCodeAt(0));
+
+  constructor(rng: Random) {
+    this.#mask = word(rng);
+  }
+
+  objectId(rng: Random, ms: number): string {
+    const codes = this.#id;
+    writeHex(codes, 0, Math.floor(ms / 1000), 8);
+    writeHex(codes, 8, word(rng), 8);
+    writeHex(codes, 16, (this.#objects++ ^ this.#mask) >>> 0, 8);
+    return String.fromCharCode.apply(null, codes);
+  }
+
+  uuid(rng: Random): string {
+    const codes = this.#uuid;
+    const a = word(rng);
+    const b = word(rng);
+    const c = word(rng);
+    writeHex(codes, 0, a, 8);
+    writeHex(codes, 9, b >>> 16, 4);
+    codes[14] = 52; // version 4
+    writeHex(codes, 15, b & 0xfff, 3);
+    codes[19] = HEX_CODES[8 | (c >>> 30)] as number; // variant 10xx
+    writeHex(codes, 20, (c >>> 16) & 0xfff, 3);
+    writeHex(codes, 24, c & 0xffff, 4);
+    writeHex(codes, 28, (this.#uuids++ ^ this.#mask) >>> 0, 8);
+    return String.fromCharCode.apply(null, codes);
+  }
+
+  /** An event's `mutation_id`: `mut-` and 12 random hex digits (not unique). */
+  mutationId(rng: Random): string {
+    const codes = this.#mutation;
+    writeHex(codes, 4, word(rng), 8);
+    writeHex(codes, 12, word(rng), 4);
+    return String.fromCharCode.apply(null, codes);
+  }
+}
