@@ -21,15 +21,19 @@ const noFile = (file: string): string => {
   throw Object.assign(new Error(`ENOENT: no such file or directory, open '${file}'`), { code: 'ENOENT' });
 };
 
-function serve(argv: string[], read: (file: string) => string = noFile): ServeOptions {
-  const command = parseCommandLine(argv, read);
+function serve(
+  argv: string[],
+  read: (file: string) => string = noFile,
+  env: Record<string, string> = {},
+): ServeOptions {
+  const command = parseCommandLine(argv, read, env);
   if (command.kind !== 'serve') throw new Error(`expected a serve command, got ${command.kind}`);
   return command.options;
 }
 
 function usageError(argv: string[], read: (file: string) => string = noFile): string {
   try {
-    parseCommandLine(argv, read);
+    parseCommandLine(argv, read, {});
   } catch (error) {
     expect(error).toBeInstanceOf(UsageError);
     const { message } = error as Error;
@@ -49,6 +53,9 @@ describe('parseCommandLine', () => {
       rateLimit: false,
       quiet: false,
       logFormat: 'text',
+      noControl: false,
+      allowedHosts: [],
+      timeouts: {},
     });
     expect(DEMO_KEYS).toEqual({ accessKey: 'iacm_ak_demo', secretKey: 'iacm_sk_demo' });
   });
@@ -73,6 +80,24 @@ describe('parseCommandLine', () => {
         '--quiet',
         '--log-format',
         'json',
+        '--control-token',
+        'a-control-token-of-32-characters',
+        '--allowed-host',
+        'mock.internal',
+        '--allowed-host',
+        '10.0.0.5',
+        '--journal-limit',
+        '50',
+        '--journal-max-bytes',
+        '1000000',
+        '--headers-timeout',
+        '1000',
+        '--request-timeout',
+        '2000',
+        '--keep-alive-timeout',
+        '3000',
+        '--idle-timeout',
+        '4000',
       ]),
     ).toEqual({
       port: 0,
@@ -84,7 +109,23 @@ describe('parseCommandLine', () => {
       rateLimit: true,
       quiet: true,
       logFormat: 'json',
+      controlToken: 'a-control-token-of-32-characters',
+      noControl: false,
+      allowedHosts: ['mock.internal', '10.0.0.5'],
+      journalLimit: 50,
+      journalMaxBytes: 1000000,
+      timeouts: {
+        headersTimeoutMs: 1000,
+        requestTimeoutMs: 2000,
+        keepAliveTimeoutMs: 3000,
+        idleTimeoutMs: 4000,
+      },
     });
+    // The token may come from the environment; off loopback there are no demo keys.
+    const fromEnv = serve(['--host', '0.0.0.0'], noFile, { IACM_MOCK_CONTROL_TOKEN: 'x'.repeat(16) });
+    expect(fromEnv.controlToken).toBe('x'.repeat(16));
+    expect(fromEnv.primaryKeys).toBeUndefined();
+    expect(serve(['--no-control']).noControl).toBe(true);
     expect(parseCommandLine(['--help'])).toEqual({ kind: 'help' });
     expect(parseCommandLine(['--version'])).toEqual({ kind: 'version' });
   });

@@ -74,7 +74,14 @@ describe('onSeedProgress of listen() (MockCore)', () => {
     expect(calls.at(-1)).toEqual([total, total]);
     const ends = () => calls.filter(([done, all]) => done === all).length;
     expect(ends()).toBe(1);
-    expect((await fetch(`${server.url}/__mock/reset`, { method: 'POST' })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${server.url}/__mock/reset`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(200);
     expect(ends()).toBe(2);
     server.control.seed(9, { workspaces: 4, events: 40 });
     expect(ends()).toBe(3);

@@ -114,6 +114,19 @@ describe('iacm-mock CLI (the built bin, as a real process)', () => {
       /^iacm-mock: --workspaces, --runs-per-workspace: these sizes would take about/,
     ],
     [['--log-format', 'yaml'], /^iacm-mock: --log-format expects text or json, received "yaml"$/],
+    [
+      ['--host', '0.0.0.0'],
+      /^iacm-mock: --host 0\.0\.0\.0 is not a loopback address: .*--control-token.*--no-control/,
+    ],
+    [
+      ['--control-token', 'short'],
+      /^iacm-mock: --control-token \(or IACM_MOCK_CONTROL_TOKEN\) expects 16 to 512/,
+    ],
+    [
+      ['--control-token', 'x'.repeat(20), '--no-control'],
+      /^iacm-mock: --control-token cannot be combined with --no-control/,
+    ],
+    [['--allowed-host', 'http://x'], /^iacm-mock: --allowed-host expects a host name or address/],
   ])('refuses %j in one line naming it, exit code 2', async (args, message) => {
     const bad = run(args);
     expect(await bad.exited).toBe(2);

@@ -6,6 +6,7 @@
  */
 import {
   DEMO_KEYS,
+  JOURNAL_MAXIMA,
   MAX_DELAY_MS,
   parseCommandLine,
   SEED_MEMORY_BUDGET,
@@ -13,9 +14,11 @@ import {
   SIZE_MAXIMA,
   UsageError,
 } from './adapters/cli-options.js';
-import { listen, type RunningMockServer } from './adapters/node.js';
+import { DEFAULT_SERVER_TIMEOUTS, listen, type RunningMockServer, UnsafeBindError } from './adapters/node.js';
 import { seedProgressPrinter, startNotice } from './adapters/progress.js';
 import { RequestLog } from './adapters/request-log.js';
+import { isLoopbackHost } from './pipeline/host.js';
+import { DEFAULT_JOURNAL_LIMIT, DEFAULT_JOURNAL_MAX_BYTES } from './pipeline/journal.js';
 import { SERVICE_RATE_LIMIT } from './pipeline/rate-limit.js';
 import { DEFAULT_SEED, DEFAULT_SIZES } from './store/state.js';
 import { VERSION } from './version.js';
@@ -42,6 +45,16 @@ Options:
   --rate-limit             enforce the service's rate limit (${SERVICE_RATE_LIMIT.limit} requests per ${SERVICE_RATE_LIMIT.windowSeconds} s per client)
   --quiet                  no line per request
   --log-format <format>    text (default) or json: one JSON object a line
+  --control-token <token>  every /__mock request needs Authorization: Bearer <token> (16 to 512
+                           characters; or set IACM_MOCK_CONTROL_TOKEN); required off loopback
+  --no-control             serve no control plane (/__mock answers 404)
+  --allowed-host <name>    accept this Host header too (repeatable; DNS-rebinding guard)
+  --journal-limit <n>      requests the journal keeps, 0 to ${JOURNAL_MAXIMA.limit} (default ${DEFAULT_JOURNAL_LIMIT})
+  --journal-max-bytes <n>  bytes the journal keeps (default ${DEFAULT_JOURNAL_MAX_BYTES}, 16 MiB)
+  --headers-timeout <ms>   time to send a request's headers (default ${DEFAULT_SERVER_TIMEOUTS.headersTimeoutMs})
+  --request-timeout <ms>   time to send a whole request (default ${DEFAULT_SERVER_TIMEOUTS.requestTimeoutMs})
+  --keep-alive-timeout <ms> idle keep-alive connections close after (default ${DEFAULT_SERVER_TIMEOUTS.keepAliveTimeoutMs})
+  --idle-timeout <ms>      silent connections close after (default ${DEFAULT_SERVER_TIMEOUTS.idleTimeoutMs})
   --help                   show this help
   --version                show the version
 
@@ -50,8 +63,12 @@ memory (--workspaces 100000 --runs-per-workspace 6 --events 1000000 fits; every 
 adds about a tenth); larger sizes are refused. A bad flag or file exits with code 2.
 
 GET / answers the routes and how to log in; the OpenAPI 3.1 document is served at /openapi.json. The
-control plane is served without auth under /__mock (reset, seed, state, accounts, journal, faults,
-rate-limit): bind it to a local address only. SIGINT and SIGTERM stop the server (exit code 0).`;
+control plane is served under /__mock (reset, seed, state, accounts, journal, faults, rate-limit);
+POST, PUT, PATCH and DELETE there need Content-Type: application/json. On a loopback address it needs
+no token; on any other (--host 0.0.0.0) the server refuses to start without --control-token or
+--no-control, and every account gets a random key pair (unless --access-key/--secret-key). A Host
+header that is not the bound address, localhost, 127.0.0.1, [::1] or an --allowed-host gets 403.
+SIGINT and SIGTERM stop the server (exit code 0).`;
 
 /** Quotes a value for a POSIX shell when it needs it. */
 function shq(value: string): string {
@@ -74,6 +91,26 @@ function banner(server: RunningMockServer, options: ServeOptions): string {
   }
   const accessKey = primary?.accessKey ?? '';
   const secretKey = primary?.secretKey ?? '';
+  const controlLine = options.noControl
+    ? 'Control plane: off (--no-control).'
+    : options.controlToken !== undefined
+      ? `Control plane: ${url}/__mock/... with Authorization: Bearer <your --control-token>`
+      : `Control plane (no auth, local only): ${url}/__mock/accounts, /__mock/reset, /__mock/journal, /__mock/faults`;
+  if (!isLoopbackHost(options.host)) {
+    // Off loopback the key pairs are random secrets: printed nowhere (the console may be shared).
+    return [
+      `iacm mock server ${VERSION} listening on ${url}`,
+      '',
+      `Primary account: ${primary?.name} (${primary?.id}), access key ${accessKey}.`,
+      options.noControl
+        ? 'Key pairs: the ones you gave (--access-key/--secret-key); the others are random and not shown.'
+        : `Key pairs (random on this bind): GET ${url}/__mock/accounts with Authorization: Bearer <control token>`,
+      '',
+      `Routes and how to log in: ${url}/   OpenAPI document: ${url}/openapi.json`,
+      controlLine,
+      `${options.quiet ? '' : 'Each request is logged below (--quiet: no log). '}Press Ctrl+C to stop.`,
+    ].join('\n');
+  }
   return [
     `iacm mock server ${VERSION} listening on ${url}`,
     '',
@@ -90,7 +127,7 @@ function banner(server: RunningMockServer, options: ServeOptions): string {
     `    -H 'content-type: application/json' -d '{}'`,
     '',
     `Routes and how to log in: ${url}/   OpenAPI document: ${url}/openapi.json`,
-    `Control plane (no auth, local only): ${url}/__mock/accounts, /__mock/reset, /__mock/journal, /__mock/faults`,
+    controlLine,
     `${options.quiet ? '' : 'Each request is logged below (--quiet: no log). '}Press Ctrl+C to stop.`,
   ].join('\n');
 }
@@ -145,12 +182,19 @@ async function main(argv: string[]): Promise<void> {
       ...(options.primaryKeys ? { primaryKeys: options.primaryKeys } : {}),
       ...(options.delayMs !== undefined ? { delayMs: options.delayMs } : {}),
       ...(options.rateLimit ? { rateLimit: true } : {}),
+      ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
+      ...(options.noControl ? { control: false } : {}),
+      allowedHosts: options.allowedHosts,
+      ...(options.journalLimit !== undefined ? { journalLimit: options.journalLimit } : {}),
+      ...(options.journalMaxBytes !== undefined ? { journalMaxBytes: options.journalMaxBytes } : {}),
+      ...options.timeouts,
       ...(log ? { onRequest: (request) => log.log(request) } : {}),
       // Not silenced by --quiet (which turns off the request log only), like the start lines.
       onSeedProgress: seedProgressPrinter((line) => out(line.text, line.json)),
     });
   } catch (error) {
     const err = error as NodeJS.ErrnoException;
+    if (error instanceof UnsafeBindError) throw new UsageError(error.message);
     if (err.code === 'EADDRINUSE')
       throw new UsageError(
         `--port: port ${options.port} is already in use; pick another, or 0 for a free one`,

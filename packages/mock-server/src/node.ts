@@ -6,8 +6,11 @@
  */
 export {
   createRequestListener,
+  DEFAULT_SERVER_TIMEOUTS,
+  isLoopbackHost,
   type ListenOptions,
   listen,
   type RunningMockServer,
+  UnsafeBindError,
 } from './adapters/node.js';
 export { MockCore, type MockOptions } from './core/mock.js';

@@ -31,7 +31,13 @@ export async function setup(options: MockOptions = {}) {
   const token = await login(primary);
   const otherToken = await login(other);
   const call = (method: string, path: string, init: Call = {}): Promise<MockResponse> => {
-    const headers: Record<string, string> = { ...init.headers };
+    // As an HTTP client sends it: JSON, unless the test says otherwise (the control plane's mutating
+    // routes need the header even without a body).
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...init.headers };
+    if (
+      Object.keys(init.headers ?? {}).some((k) => k.toLowerCase() === 'content-type' && k !== 'content-type')
+    )
+      delete headers['content-type'];
     const bearer = init.token === undefined ? token : init.token;
     if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
     return core.handle({

@@ -37,6 +37,7 @@ function makeMock(extra: Partial<MockOptions> = {}) {
       method,
       path,
       headers: {
+        'content-type': 'application/json',
         ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
         ...(init.client ? { 'x-forwarded-for': init.client } : {}),
       },

@@ -121,6 +121,7 @@ describe("the mock's integrations", () => {
     expect(core.control.webhooks.list()).toEqual([]);
     const res = await core.handle({
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       path: '/__mock/integrations/webhook',
       body: { nickname: 'x', url },
     });
@@ -131,6 +132,7 @@ describe("the mock's integrations", () => {
     const core = mock();
     const res = await core.handle({
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       path: '/__mock/integrations/webhook',
       body: {
         nickname: 'x',
@@ -245,6 +247,7 @@ describe("the mock's integrations", () => {
     const secrets = ['pw-very-secret', 'Bearer tok-very-secret', btoa('user:pw-very-secret')];
     const created = await core.handle({
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       path: '/__mock/integrations/webhook',
       body: { nickname: 'x', url, credentials: { basic: { username: 'user', password: 'pw-very-secret' } } },
     });
@@ -252,10 +255,16 @@ describe("the mock's integrations", () => {
     const id = (created.body as { id: string }).id;
     await core.handle({
       method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
       path: `/__mock/integrations/webhook/${id}`,
       body: { replaceCredentials: true, credentials: { authorization: 'Bearer tok-very-secret' } },
     });
-    await core.handle({ method: 'POST', path: `/__mock/integrations/webhook/${id}/test` });
+    const tested = await core.handle({
+      method: 'POST',
+      path: `/__mock/integrations/webhook/${id}/test`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(tested.status).toBe(200);
     const everything = JSON.stringify([
       created.body,
       (await core.handle({ method: 'GET', path: '/__mock/integrations/webhook' })).body,
@@ -278,6 +287,7 @@ describe("the mock's integrations", () => {
       (
         await core.handle({
           method: 'POST',
+          headers: { 'content-type': 'application/json' },
           path: '/v2/login',
           body: { accessKey: login?.accessKey, secretKey: login?.secretKey },
         })

@@ -8,7 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { StateSchema } from '../control/state.js';
+import { isLoopbackHost } from '../pipeline/host.js';
+import { estimateSeedBytes, SEED_MEMORY_BUDGET, SIZE_MAXIMA } from '../store/seed/limits.js';
 import { DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from '../store/state.js';
+
+export { estimateSeedBytes, SEED_MEMORY_BUDGET, SIZE_MAXIMA };
+
 import type { LogFormat } from './request-log.js';
 
 /** A bad command line or input file: printed as one line without a stack, exit code 2. */
@@ -19,49 +24,8 @@ export class UsageError extends Error {
 /** The key pair of the primary account when neither `--access-key`/`--secret-key` nor `--state` give one. */
 export const DEMO_KEYS = { accessKey: 'iacm_ak_demo', secretKey: 'iacm_sk_demo' } as const;
 
-/** The largest value each size flag takes. */
-export const SIZE_MAXIMA: Readonly<SeedSizes> = {
-  accounts: 50,
-  workspaces: 100_000,
-  runsPerWorkspace: 100,
-  rules: 10_000,
-  stacks: 100_000,
-  events: 1_000_000,
-  integrations: 1_000,
-};
-
-/**
- * The most memory the generated data may take, by {@link estimateSeedBytes}: 1.5 GB, what 100,000
- * workspaces with up to 6 runs each and 1,000,000 events take (with the default 3 accounts).
- */
-export const SEED_MEMORY_BUDGET = 1_500_000_000;
-
 /** The longest `--delay`, milliseconds (the longest fault delay of the control plane too). */
 export const MAX_DELAY_MS = 120_000;
-
-/**
- * About how many bytes of memory the generated data of these sizes takes, from measurements of the
- * generator: 1.5 KB a workspace, 1.6 KB a run (a workspace gets half its maximum on average), 0.4 KB
- * an event, 0.8 KB a stack, 1.6 KB a rule; each account after the first gets about a tenth of the
- * primary's data (3 workspaces, 4 rules, 3 stacks and 25 events at least).
- */
-export function estimateSeedBytes(sizes: SeedSizes): number {
-  const account = (workspaces: number, runs: number, rules: number, stacks: number, events: number) =>
-    workspaces * 1500 +
-    workspaces * runs * 800 +
-    events * 400 +
-    Math.min(stacks, workspaces) * 800 +
-    rules * 1600;
-  const primary = account(sizes.workspaces, sizes.runsPerWorkspace, sizes.rules, sizes.stacks, sizes.events);
-  const other = account(
-    Math.max(3, Math.floor(sizes.workspaces / 10)),
-    Math.max(1, sizes.runsPerWorkspace),
-    Math.max(4, Math.floor(sizes.rules / 10)),
-    Math.max(3, Math.floor(sizes.stacks / 10)),
-    Math.max(25, Math.floor(sizes.events / 10)),
-  );
-  return primary + (sizes.accounts - 1) * other;
-}
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -95,7 +59,35 @@ export interface ServeOptions {
   quiet: boolean;
   /** Format of the request log and the other lines after the start. */
   logFormat: LogFormat;
+  /** The control plane's bearer token (`--control-token` or `IACM_MOCK_CONTROL_TOKEN`). */
+  controlToken?: string;
+  /** No control plane over HTTP (`--no-control`). */
+  noControl: boolean;
+  /** More `Host` names to accept (`--allowed-host`, repeatable). */
+  allowedHosts: string[];
+  /** The journal's bounds (`--journal-limit`, `--journal-max-bytes`). */
+  journalLimit?: number;
+  /** See `journalLimit`. */
+  journalMaxBytes?: number;
+  /** Connection timeouts, ms (`--headers-timeout`, `--request-timeout`, `--keep-alive-timeout`, `--idle-timeout`). */
+  timeouts: Partial<
+    Record<'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'idleTimeoutMs', number>
+  >;
 }
+
+/** The timeout flags, their option and their range (ms). */
+const TIMEOUT_FLAGS = [
+  ['headers-timeout', 'headersTimeoutMs'],
+  ['request-timeout', 'requestTimeoutMs'],
+  ['keep-alive-timeout', 'keepAliveTimeoutMs'],
+  ['idle-timeout', 'idleTimeoutMs'],
+] as const;
+
+/** The longest connection timeout a flag takes, ms (one hour). */
+export const MAX_TIMEOUT_MS = 3_600_000;
+
+/** The most requests `--journal-limit` keeps, and the most bytes `--journal-max-bytes` allows (1 GiB). */
+export const JOURNAL_MAXIMA = { limit: 1_000_000, bytes: 1024 * 1024 * 1024 } as const;
 
 const SIZE_FLAGS: ReadonlyArray<readonly [keyof SeedSizes, string, number]> = [
   ['accounts', 'accounts', 1],
@@ -165,8 +157,12 @@ export function readSnapshot(file: string, read: (file: string) => string = (f) 
  * @param read reads a `--state` file (tests pass their own).
  * @throws UsageError for any bad flag, value or file.
  */
-export function parseCommandLine(argv: string[], read?: (file: string) => string): CliCommand {
-  let values: Record<string, string | boolean | undefined>;
+export function parseCommandLine(
+  argv: string[],
+  read?: (file: string) => string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): CliCommand {
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -190,6 +186,15 @@ export function parseCommandLine(argv: string[], read?: (file: string) => string
         'rate-limit': { type: 'boolean' },
         quiet: { type: 'boolean' },
         'log-format': { type: 'string' },
+        'control-token': { type: 'string' },
+        'no-control': { type: 'boolean' },
+        'allowed-host': { type: 'string', multiple: true },
+        'journal-limit': { type: 'string' },
+        'journal-max-bytes': { type: 'string' },
+        'headers-timeout': { type: 'string' },
+        'request-timeout': { type: 'string' },
+        'keep-alive-timeout': { type: 'string' },
+        'idle-timeout': { type: 'string' },
         help: { type: 'boolean' },
         version: { type: 'boolean' },
       },
@@ -261,6 +266,42 @@ export function parseCommandLine(argv: string[], read?: (file: string) => string
   if (logFormat !== 'text' && logFormat !== 'json')
     throw new UsageError(`--log-format expects text or json, received ${quote(logFormat)}`);
 
+  const noControl = values['no-control'] === true;
+  const controlToken = str('control-token') ?? (env.IACM_MOCK_CONTROL_TOKEN || undefined);
+  if (controlToken !== undefined) {
+    if (noControl)
+      throw new UsageError(
+        '--control-token cannot be combined with --no-control: with no control plane, no token is needed',
+      );
+    if (controlToken.length < 16 || controlToken.length > 512 || /[^\x21-\x7e]/.test(controlToken))
+      throw new UsageError(
+        `--control-token (or IACM_MOCK_CONTROL_TOKEN) expects 16 to 512 visible ASCII characters without spaces, received ${controlToken.length} characters`,
+      );
+  }
+  const allowedHosts = (values['allowed-host'] as string[] | undefined) ?? [];
+  for (const name of allowedHosts) {
+    if (name === '' || name.length > 253 || /[^a-zA-Z0-9.\-[\]:]/.test(name))
+      throw new UsageError(
+        `--allowed-host expects a host name or address (no port, no scheme), received ${quote(name)}`,
+      );
+  }
+  const journalText = str('journal-limit');
+  const journalLimit =
+    journalText === undefined
+      ? undefined
+      : wholeNumber('journal-limit', journalText, 0, JOURNAL_MAXIMA.limit);
+  const journalBytesText = str('journal-max-bytes');
+  const journalMaxBytes =
+    journalBytesText === undefined
+      ? undefined
+      : wholeNumber('journal-max-bytes', journalBytesText, 0, JOURNAL_MAXIMA.bytes);
+  const timeouts: ServeOptions['timeouts'] = {};
+  for (const [flag, key] of TIMEOUT_FLAGS) {
+    const text = str(flag);
+    if (text !== undefined) timeouts[key] = wholeNumber(flag, text, 1, MAX_TIMEOUT_MS);
+  }
+  const loopback = isLoopbackHost(host);
+
   const keys = accessKey !== undefined && secretKey !== undefined ? { accessKey, secretKey } : undefined;
   let state: ServeOptions['state'];
   if (stateFile !== undefined) {
@@ -270,7 +311,8 @@ export function parseCommandLine(argv: string[], read?: (file: string) => string
     if (primary && keys) primary.account = { ...primary.account, ...keys };
     state = { file: stateFile, snapshot };
   }
-  const primaryKeys = state ? undefined : (keys ?? { ...DEMO_KEYS });
+  // Off loopback, the demo keys (the same in every mock) would let anyone in: random pairs instead.
+  const primaryKeys = state ? undefined : (keys ?? (loopback ? { ...DEMO_KEYS } : undefined));
 
   return {
     kind: 'serve',
@@ -285,6 +327,12 @@ export function parseCommandLine(argv: string[], read?: (file: string) => string
       rateLimit: values['rate-limit'] === true,
       quiet: values.quiet === true,
       logFormat,
+      ...(controlToken !== undefined ? { controlToken } : {}),
+      noControl,
+      allowedHosts,
+      ...(journalLimit !== undefined ? { journalLimit } : {}),
+      ...(journalMaxBytes !== undefined ? { journalMaxBytes } : {}),
+      timeouts,
     },
   };
 }

@@ -1,9 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { buildOpenApiDocument, type OpenApiDocument } from '@iacm/sdk/openapi';
 import { readNodeBody } from '@iacm/webhook-receiver/node';
 import { internalErrorResponse, type MockResponse } from '../core/http.js';
 import { MockCore, type MockOptions } from '../core/mock.js';
+import { allowedHostNames, isLoopbackHost } from '../pipeline/host.js';
+
+export { isLoopbackHost };
+
 import { landingAnswer } from './landing.js';
 
 /** Options of {@link listen}. */
@@ -14,6 +19,23 @@ export interface ListenOptions extends MockOptions {
   host?: string;
   /** Use this core instead of creating one. */
   core?: MockCore;
+  /**
+   * More `Host` names to accept (a Docker service name, a proxy's name). Every request's `Host` must
+   * be the bound address, `localhost`, `127.0.0.1`, `[::1]` (any of the machine's addresses when
+   * bound to `0.0.0.0` or `::`) or one of these; others get 403 (a guard against DNS rebinding).
+   */
+  allowedHosts?: readonly string[];
+  /** How long a client may take to send a request's headers, ms (`server.headersTimeout`). Default 20,000. */
+  headersTimeoutMs?: number;
+  /** How long a client may take to send a whole request, ms (`server.requestTimeout`). Default 120,000. */
+  requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open, ms (`server.keepAliveTimeout`). Default 5,000. */
+  keepAliveTimeoutMs?: number;
+  /**
+   * How long a connection may stay silent (no byte either way, e.g. one that never sends a request)
+   * before it is closed, ms (`server.timeout`). Default 60,000.
+   */
+  idleTimeoutMs?: number;
   /**
    * Called once per request when its answer has ended, for a request log: the method, the request
    * target (path and query as received, secrets included: mask them before printing), the status
@@ -44,6 +66,24 @@ export interface RunningMockServer {
   server: Server;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
+}
+
+/** The standalone server's connection timeouts by default, milliseconds. */
+export const DEFAULT_SERVER_TIMEOUTS = Object.freeze({
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 60_000,
+});
+
+/**
+ * `listen` refuses a non-loopback bind whose control plane is open (neither a control token nor
+ * `control: false`): `code` is `IACM_UNSAFE_BIND`.
+ */
+export class UnsafeBindError extends Error {
+  /** `IACM_UNSAFE_BIND`. */
+  readonly code = 'IACM_UNSAFE_BIND';
+  override name = 'UnsafeBindError';
 }
 
 /** Where the standalone server serves the API's OpenAPI document (no auth). */
@@ -112,9 +152,14 @@ function send(req: IncomingMessage, res: ServerResponse, response: MockResponse)
 export function createRequestListener(
   core: MockCore,
   maxBodyBytes?: number,
-  options: { serverUrl?: string | (() => string); onRequest?: ListenOptions['onRequest'] } = {},
+  options: {
+    serverUrl?: string | (() => string);
+    onRequest?: ListenOptions['onRequest'];
+    /** The `Host` names to accept (see `allowedHostNames`); default: any. */
+    allowedHosts?: ReadonlySet<string>;
+  } = {},
 ) {
-  const { serverUrl, onRequest } = options;
+  const { serverUrl, onRequest, allowedHosts } = options;
   const baseOf = (req: IncomingMessage) =>
     typeof serverUrl === 'function'
       ? serverUrl()
@@ -151,7 +196,11 @@ export function createRequestListener(
           readBody: (limit) => readNodeBody(req, limit),
           ...(req.socket.remoteAddress ? { clientAddress: req.socket.remoteAddress } : {}),
         },
-        { signal: gone.signal, ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}) },
+        {
+          signal: gone.signal,
+          ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
+          ...(allowedHosts ? { allowedHosts } : {}),
+        },
       );
       send(req, res, response);
     } catch {
@@ -171,18 +220,52 @@ export function createRequestListener(
  * await mock.close();
  */
 export async function listen(options: ListenOptions = {}): Promise<RunningMockServer> {
-  const { port = 4010, host = '127.0.0.1', core: given, onRequest, ...coreOptions } = options;
-  const core = given ?? new MockCore(coreOptions);
+  const {
+    port = 4010,
+    host = '127.0.0.1',
+    core: given,
+    onRequest,
+    allowedHosts,
+    headersTimeoutMs = DEFAULT_SERVER_TIMEOUTS.headersTimeoutMs,
+    requestTimeoutMs = DEFAULT_SERVER_TIMEOUTS.requestTimeoutMs,
+    keepAliveTimeoutMs = DEFAULT_SERVER_TIMEOUTS.keepAliveTimeoutMs,
+    idleTimeoutMs = DEFAULT_SERVER_TIMEOUTS.idleTimeoutMs,
+    ...coreOptions
+  } = options;
+  const loopback = isLoopbackHost(host);
+  const exposure = given
+    ? given.controlExposure
+    : coreOptions.control === false
+      ? 'off'
+      : coreOptions.controlToken !== undefined
+        ? 'token'
+        : 'open';
+  if (!loopback && exposure === 'open') {
+    throw new UnsafeBindError(
+      `--host ${host} is not a loopback address: anyone who reaches it could use the control plane (reset the data, read every key pair); give --control-token <token> (or IACM_MOCK_CONTROL_TOKEN, or the controlToken option), or --no-control (control: false)`,
+    );
+  }
+  // Off loopback, seeded key pairs (documented test fixtures, the same in every mock) would let anyone in.
+  const core = given ?? new MockCore({ ...(loopback ? {} : { randomKeyPairs: true }), ...coreOptions });
   // With a given core, `maxBodyBytes` still applies to this server's requests.
   const maxBodyBytes = given ? options.maxBodyBytes : undefined;
   let url = '';
+  const interfaceAddresses = Object.values(networkInterfaces())
+    .flat()
+    .map((i) => i?.address)
+    .filter((a): a is string => typeof a === 'string');
   const listener = createRequestListener(core, maxBodyBytes, {
     serverUrl: () => url,
     ...(onRequest ? { onRequest } : {}),
+    allowedHosts: allowedHostNames(host, allowedHosts, interfaceAddresses),
   });
   const server = createServer((req, res) => {
     void listener(req, res);
   });
+  server.headersTimeout = headersTimeoutMs;
+  server.requestTimeout = requestTimeoutMs;
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  server.timeout = idleTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

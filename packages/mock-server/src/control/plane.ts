@@ -60,8 +60,9 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     setRateLimit: (limit) => deps.rateLimiter.set(toRateLimit(limit)),
     // `body` is the parsed body, or a reader (the core passes one, so that the body is read only once
     // a route matched, with the route's size limit).
-    handle: (method, path, query, body) =>
+    handle: (method, path, query, body, _requestId, http) =>
       dispatchControl(CONTROL_ROUTES, method, path, {
+        contentType: http ? http.contentType : null,
         plane,
         deps,
         query,

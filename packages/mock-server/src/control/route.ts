@@ -68,9 +68,10 @@ export interface ControlPlane {
   /** Waits until every webhook delivery in progress, retries included, has finished. */
   flushDeliveries(): Promise<void>;
   /**
-   * Serves the control plane over HTTP (the core calls it for paths under `/__mock`). `body` is the
-   * parsed body, or a {@link ControlBodyReader}: the core passes a reader, called only once a route
-   * matched, with that route's size limit.
+   * Serves the control plane over HTTP (the core calls it for paths under `/__mock`, after checking
+   * access). `body` is the parsed body, or a {@link ControlBodyReader}: the core passes a reader,
+   * called only once a route matched, with that route's size limit. `http` carries what came over
+   * HTTP: with it, a mutating route needs `http.contentType` to be `application/json` (415 otherwise).
    */
   handle(
     method: string,
@@ -78,6 +79,7 @@ export interface ControlPlane {
     query: Record<string, string | string[]>,
     body: unknown,
     requestId: string,
+    http?: { contentType: string | undefined },
   ): Promise<MockResponse>;
 }
 

@@ -7,6 +7,7 @@
  */
 import { matchPath } from '@iacm/sdk/contract';
 import { HttpError, parseOr400 } from '../errors.js';
+import { checkControlContentType } from './access.js';
 import {
   type ControlBodyReader,
   type ControlContext,
@@ -65,10 +66,15 @@ export async function dispatchControl(
   routes: readonly ControlRoute[],
   method: string,
   path: string,
-  context: Omit<ControlContext, 'params' | 'body'> & { readBody: ControlBodyReader },
+  context: Omit<ControlContext, 'params' | 'body'> & {
+    readBody: ControlBodyReader;
+    /** The request's `Content-Type`, checked for mutating routes; `null` skips the check (in-process calls). */
+    contentType: string | undefined | null;
+  },
 ) {
   const { route, params } = matchControlRoute(routes, method, path);
-  const { readBody, ...rest } = context;
+  const { readBody, contentType, ...rest } = context;
+  if (contentType !== null) checkControlContentType(method, contentType);
   const raw = BODY_METHODS.has(method)
     ? await readBody(route.maxBodyBytes ?? DEFAULT_CONTROL_BODY_BYTES)
     : undefined;

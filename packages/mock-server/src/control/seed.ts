@@ -1,25 +1,35 @@
 /** Control route: `POST /__mock/seed`, new data from a seed and sizes. @module */
 import { z } from 'zod';
 import { stripUndefined } from '../core/objects.js';
+import { checkSeedSizes, SIZE_MAXIMA } from '../store/seed/limits.js';
+import { DEFAULT_SIZES } from '../store/state.js';
 import { type ControlRoute, ok } from './route.js';
 
 const count = (max: number) => z.number().int().min(0).max(max);
 
-/** Body of `POST /__mock/seed`. */
-export const SeedBody = z.strictObject({
-  seed: z.union([z.number().int(), z.string().min(1).max(200)]),
-  sizes: z
-    .strictObject({
-      accounts: count(50).min(1).optional(),
-      workspaces: count(1_000_000).optional(),
-      runsPerWorkspace: count(1000).optional(),
-      rules: count(100_000).optional(),
-      stacks: count(1_000_000).optional(),
-      events: count(10_000_000).optional(),
-      integrations: count(1000).min(1).optional(),
-    })
-    .optional(),
-});
+/**
+ * Body of `POST /__mock/seed`: each size within its documented maximum (`SIZE_MAXIMA`), and the sizes
+ * together within the memory budget (`SEED_MEMORY_BUDGET`); 400 naming the field otherwise.
+ */
+export const SeedBody = z
+  .strictObject({
+    seed: z.union([z.number().int(), z.string().min(1).max(200)]),
+    sizes: z
+      .strictObject({
+        accounts: count(SIZE_MAXIMA.accounts).min(1).optional(),
+        workspaces: count(SIZE_MAXIMA.workspaces).optional(),
+        runsPerWorkspace: count(SIZE_MAXIMA.runsPerWorkspace).optional(),
+        rules: count(SIZE_MAXIMA.rules).optional(),
+        stacks: count(SIZE_MAXIMA.stacks).optional(),
+        events: count(SIZE_MAXIMA.events).optional(),
+        integrations: count(SIZE_MAXIMA.integrations).min(1).optional(),
+      })
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    const problem = checkSeedSizes({ ...DEFAULT_SIZES, ...stripUndefined(body.sizes ?? {}) });
+    if (problem) ctx.addIssue({ code: 'custom', path: problem.field.split('.'), message: problem.message });
+  });
 
 /** The seed route. */
 export const seedRoutes: readonly ControlRoute[] = [

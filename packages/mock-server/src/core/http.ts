@@ -38,6 +38,11 @@ export interface HandleOptions {
   signal?: AbortSignal;
   /** The largest API request body for this request, bytes (default: the mock's `maxBodyBytes`). */
   maxBodyBytes?: number;
+  /**
+   * The `Host` names the server answers to (lower-case, IPv6 without brackets): a request with
+   * another `Host` is a 403 (the standalone server's guard against DNS rebinding). Default: any.
+   */
+  allowedHosts?: ReadonlySet<string>;
 }
 
 /** A plain response, as the core hands it to an adapter. */

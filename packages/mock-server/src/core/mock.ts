@@ -1,3 +1,4 @@
+import { type ControlAccess, checkControlAccess } from '../control/access.js';
 import { createControlPlane } from '../control/plane.js';
 import type { ControlPlane } from '../control/route.js';
 import { dryRunGuardrails } from '../domain/dry-run.js';
@@ -11,13 +12,21 @@ import { authenticate } from '../pipeline/authenticate.js';
 import { DEFAULT_MAX_BODY_BYTES, RequestBody } from '../pipeline/body.js';
 import { type MockClock, MovableClock } from '../pipeline/clock.js';
 import { FaultBook } from '../pipeline/faults.js';
-import { DEFAULT_JOURNAL_LIMIT, Journal } from '../pipeline/journal.js';
+import { checkHost } from '../pipeline/host.js';
+import {
+  DEFAULT_JOURNAL_BODY_BYTES,
+  DEFAULT_JOURNAL_LIMIT,
+  DEFAULT_JOURNAL_MAX_BYTES,
+  Journal,
+  type JournalBounds,
+} from '../pipeline/journal.js';
 import { clientOf, type RateLimit, RateLimiter, toRateLimit } from '../pipeline/rate-limit.js';
 import { type RequestLine, readRequestLine } from '../pipeline/request.js';
 import { clientGoneResponse, errorResponse, successResponse, withRequestId } from '../pipeline/respond.js';
 import { resolveRoute, validateInput } from '../pipeline/route.js';
 import { IdFactory } from '../store/ids.js';
 import { Random } from '../store/random.js';
+import { checkSeedSizes } from '../store/seed/limits.js';
 import { generateState } from '../store/seed.js';
 import {
   DEFAULT_SEED,
@@ -28,7 +37,7 @@ import {
 } from '../store/state.js';
 import { Store } from '../store/store.js';
 import { EventCursor } from './event-cursor.js';
-import type { HandleOptions, MockRequest, MockResponse } from './http.js';
+import { type HandleOptions, type MockRequest, type MockResponse, readHeader } from './http.js';
 import { Login } from './login.js';
 import { RESET_STAGES, type ResetStage, type Resettable } from './reset.js';
 import { randomHex } from './secrets.js';
@@ -55,6 +64,13 @@ export interface MockOptions {
   tokenTtlSeconds?: number;
   /** How many requests the journal keeps (oldest dropped first). Default 500. */
   journalLimit?: number;
+  /**
+   * How many bytes the journal keeps (its entries' approximate JSON size; oldest dropped first).
+   * Default 16 MiB.
+   */
+  journalMaxBytes?: number;
+  /** The largest request body the journal keeps; larger ones are written as `[too large to keep: ...]`. Default 64 KiB. */
+  journalBodyBytes?: number;
   /** A delay added to every API answer, milliseconds. Default 0. */
   delayMs?: number;
   /** The `fetch` webhook deliveries use. Default: the global `fetch`. */
@@ -72,6 +88,22 @@ export interface MockOptions {
    * Give one only to get byte-identical tokens across runs.
    */
   unsafeTokenSigningKey?: string;
+  /**
+   * Serve the control plane over HTTP (`/__mock`). Default `true`; with `false` every `/__mock` path
+   * answers 404 (the in-process `control` methods still work).
+   */
+  control?: boolean;
+  /**
+   * A bearer token every `/__mock` request over HTTP must carry (`Authorization: Bearer <token>`;
+   * 403 otherwise). Default: none. `listen` requires one (or `control: false`) on a non-loopback bind.
+   */
+  controlToken?: string;
+  /**
+   * Give every account a random key pair (from `crypto.getRandomValues`) instead of the seed's, kept
+   * across resets and reseeds (`primaryKeys` still wins for the primary account). `listen` turns it
+   * on for a non-loopback bind. Default `false`: the seeded pairs are documented test fixtures.
+   */
+  randomKeyPairs?: boolean;
 }
 
 /** Where the data comes from: a seed and sizes, or a snapshot (kept as JSON so each load gets fresh records). */
@@ -90,13 +122,19 @@ interface StartConfiguration {
   readonly deliveryPolicy: DeliveryPolicy;
   /** The delay added to every API answer, milliseconds. */
   readonly delayMs: number;
-  /** How many requests the journal keeps. */
-  readonly journalLimit: number;
+  /** The journal's bounds. */
+  readonly journal: Required<JournalBounds>;
   /** The largest API request body, bytes. */
   readonly maxBodyBytes: number;
+  /** Who may use the control plane over HTTP. */
+  readonly controlAccess: ControlAccess;
 }
 
 function startConfiguration(options: MockOptions): StartConfiguration {
+  if (!options.state) {
+    const problem = checkSeedSizes({ ...DEFAULT_SIZES, ...options.sizes });
+    if (problem) throw new RangeError(`MockOptions ${problem.field}: ${problem.message}`);
+  }
   return Object.freeze({
     data: options.state
       ? { snapshot: JSON.stringify(options.state) }
@@ -104,8 +142,13 @@ function startConfiguration(options: MockOptions): StartConfiguration {
     rateLimit: toRateLimit(options.rateLimit),
     deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, ...options.deliveryPolicy },
     delayMs: options.delayMs ?? 0,
-    journalLimit: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
+    journal: {
+      limit: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
+      maxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
+      maxBodyBytes: options.journalBodyBytes ?? DEFAULT_JOURNAL_BODY_BYTES,
+    },
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    controlAccess: { enabled: options.control !== false, token: options.controlToken },
   });
 }
 
@@ -164,7 +207,7 @@ export class MockCore {
     // seed, so that the same seed and query give the same tokens.
     this.#login = new Login(options.unsafeTokenSigningKey ?? randomHex(32), options.tokenTtlSeconds);
     this.#cursor = new EventCursor(new Random(`cursor:${String(options.seed ?? DEFAULT_SEED)}`).hex(64));
-    this.#journal = new Journal(this.#start.journalLimit);
+    this.#journal = new Journal(this.#start.journal);
     this.#faults = new FaultBook({ delayMs: this.#start.delayMs });
     this.#rateLimiter = new RateLimiter(this.#start.rateLimit);
     this.#clock = new MovableClock(options.clock ?? Date.now);
@@ -207,6 +250,15 @@ export class MockCore {
     this.#resets += 1;
     for (const stage of RESET_STAGES) this.#resettable[stage].reset();
     return RESET_STAGES;
+  }
+
+  /**
+   * How the control plane is reached over HTTP: `off` (`control: false`), `token` (`controlToken`)
+   * or `open` (neither: only for a loopback bind).
+   */
+  get controlExposure(): 'off' | 'token' | 'open' {
+    const access = this.#start.controlAccess;
+    return !access.enabled ? 'off' : access.token !== undefined ? 'token' : 'open';
   }
 
   /** The current time of the mock's clock, epoch milliseconds. */
@@ -265,11 +317,26 @@ export class MockCore {
       sizes: source.sizes,
       onProgress: this.#options.onSeedProgress,
     });
+    if (this.#options.randomKeyPairs) {
+      state.accounts.forEach((account, index) => {
+        account.account = { ...account.account, ...this.#randomKeyPair(index) };
+      });
+    }
     const primary = state.accounts[0];
     if (primary && this.#options.primaryKeys) {
       primary.account = { ...primary.account, ...this.#options.primaryKeys };
     }
     this.#install(state);
+  }
+
+  /** Random key pairs by account position, drawn once and kept across resets and reseeds. */
+  readonly #keyPairs: { accessKey: string; secretKey: string }[] = [];
+
+  #randomKeyPair(index: number): { accessKey: string; secretKey: string } {
+    for (let i = this.#keyPairs.length; i <= index; i++) {
+      this.#keyPairs.push({ accessKey: `iacm_ak_${randomHex(12)}`, secretKey: `iacm_sk_${randomHex(24)}` });
+    }
+    return this.#keyPairs[index] as { accessKey: string; secretKey: string };
   }
 
   #install(state: MockState): void {
@@ -316,16 +383,19 @@ export class MockCore {
     const { signal } = options;
     let response: MockResponse;
     try {
+      checkHost(request, options.allowedHosts);
       const line = readRequestLine(request);
-      response = line.control
-        ? await this.control.handle(
-            line.method,
-            line.path,
-            line.query,
-            (limit: number) => body.value(limit),
-            requestId,
-          )
-        : await this.#api(request, line, body, requestId, options);
+      if (line.control) {
+        await checkControlAccess(request, this.#start.controlAccess);
+        response = await this.control.handle(
+          line.method,
+          line.path,
+          line.query,
+          (limit: number) => body.value(limit),
+          requestId,
+          { contentType: readHeader(request.headers, 'content-type') },
+        );
+      } else response = await this.#api(request, line, body, requestId, options);
     } catch (error) {
       response = errorResponse(error, requestId);
     }

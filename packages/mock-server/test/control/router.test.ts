@@ -40,7 +40,7 @@ describe('the control router', () => {
         },
       },
     ];
-    const context = { plane: undefined as never, deps: undefined as never, query: {} };
+    const context = { plane: undefined as never, deps: undefined as never, query: {}, contentType: null };
     const bad = await Promise.resolve()
       .then(() =>
         dispatchControl(routes, 'POST', '/__mock/thing', { ...context, readBody: async () => ({ n: 'x' }) }),
