@@ -2,6 +2,7 @@ import { createMockServer } from '@iacm/mock-server';
 import { listen } from '@iacm/mock-server/node';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tagRuleBody } from './helpers.js';
 
 async function loginOver(base: string, account: { accessKey: string; secretKey: string }): Promise<string> {
   const res = await fetch(`${base}/v2/login`, {
@@ -100,19 +101,7 @@ describe('standalone node:http server', () => {
       fetch(`${running.url}/v2/guardrails`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({
-          createdBy: 'bbbbbbbbbbbbbbbbbbbbbbbb',
-          name: `load rule ${i}`,
-          type: 'tag',
-          scope: {
-            workspaces: { include: ['*'], exclude: [] },
-            repositories: { include: [], exclude: [] },
-            branches: { include: [], exclude: [] },
-            labels: { include: [], exclude: [] },
-          },
-          criteria: { tag: { tagEnforcementMode: 'requiredTags', requiredTags: ['team'] } },
-          severity: 3,
-        }),
+        body: JSON.stringify(tagRuleBody(`load rule ${i}`)),
       }).then((r) => r.json() as Promise<{ ruleId: string }>),
     );
     const relabels = workspaces.map((w, i) =>

@@ -95,3 +95,20 @@ export async function rejection(promise: Promise<unknown>): Promise<HttpError> {
   if (!(error instanceof HttpError)) throw new Error(`expected an HttpError, got ${String(error)}`);
   return error;
 }
+
+/** A valid guardrail create body (a tag rule on every workspace) with this name. */
+export function tagRuleBody(name: string) {
+  return {
+    createdBy: 'bbbbbbbbbbbbbbbbbbbbbbbb',
+    name,
+    type: 'tag',
+    scope: {
+      workspaces: { include: ['*'], exclude: [] },
+      repositories: { include: [], exclude: [] },
+      branches: { include: [], exclude: [] },
+      labels: { include: [], exclude: [] },
+    },
+    criteria: { tag: { tagEnforcementMode: 'requiredTags', requiredTags: ['team'] } },
+    severity: 3,
+  };
+}

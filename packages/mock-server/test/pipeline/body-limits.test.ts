@@ -5,6 +5,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/core/mock.js';
 import { FAULT_LIMITS } from '../../src/pipeline/faults.js';
+import { tagRuleBody } from '../helpers.js';
 
 const MiB = 1024 * 1024;
 
@@ -159,19 +160,7 @@ describe('a client that has gone', () => {
     const token = (login.body as { accessToken: string }).accessToken;
     const rules = () => core.store.accountOrPrimary(undefined).rules.size;
     const before = rules();
-    const rule = {
-      createdBy: 'bbbbbbbbbbbbbbbbbbbbbbbb',
-      name: 'created only by a client that stays',
-      type: 'tag',
-      scope: {
-        workspaces: { include: ['*'], exclude: [] },
-        repositories: { include: [], exclude: [] },
-        branches: { include: [], exclude: [] },
-        labels: { include: [], exclude: [] },
-      },
-      criteria: { tag: { tagEnforcementMode: 'requiredTags', requiredTags: ['team'] } },
-      severity: 3,
-    };
+    const rule = tagRuleBody('created only by a client that stays');
     const create = (signal?: AbortSignal) =>
       core.handle(
         { method: 'POST', path: '/v2/guardrails', headers: { authorization: `Bearer ${token}` }, body: rule },
