@@ -54,6 +54,7 @@ describe('parseCommandLine', () => {
       quiet: false,
       logFormat: 'text',
       noControl: false,
+      trustProxy: false,
       allowedHosts: [],
       timeouts: {},
     });
@@ -98,6 +99,7 @@ describe('parseCommandLine', () => {
         '3000',
         '--idle-timeout',
         '4000',
+        '--trust-proxy',
       ]),
     ).toEqual({
       port: 0,
@@ -111,6 +113,7 @@ describe('parseCommandLine', () => {
       logFormat: 'json',
       controlToken: 'a-control-token-of-32-characters',
       noControl: false,
+      trustProxy: true,
       allowedHosts: ['mock.internal', '10.0.0.5'],
       journalLimit: 50,
       journalMaxBytes: 1000000,

@@ -49,6 +49,7 @@ Options:
                            characters; or set IACM_MOCK_CONTROL_TOKEN); required off loopback
   --no-control             serve no control plane (/__mock answers 404)
   --allowed-host <name>    accept this Host header too (repeatable; DNS-rebinding guard)
+  --trust-proxy            count the rate limit by the last X-Forwarded-For entry (behind one reverse proxy)
   --journal-limit <n>      requests the journal keeps, 0 to ${JOURNAL_MAXIMA.limit} (default ${DEFAULT_JOURNAL_LIMIT})
   --journal-max-bytes <n>  bytes the journal keeps (default ${DEFAULT_JOURNAL_MAX_BYTES}, 16 MiB)
   --headers-timeout <ms>   time to send a request's headers (default ${DEFAULT_SERVER_TIMEOUTS.headersTimeoutMs})
@@ -184,6 +185,7 @@ async function main(argv: string[]): Promise<void> {
       ...(options.rateLimit ? { rateLimit: true } : {}),
       ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),
       ...(options.noControl ? { control: false } : {}),
+      ...(options.trustProxy ? { trustProxy: true } : {}),
       allowedHosts: options.allowedHosts,
       ...(options.journalLimit !== undefined ? { journalLimit: options.journalLimit } : {}),
       ...(options.journalMaxBytes !== undefined ? { journalMaxBytes: options.journalMaxBytes } : {}),

@@ -39,8 +39,8 @@ function makeMock(extra: Partial<MockOptions> = {}) {
       headers: {
         'content-type': 'application/json',
         ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-        ...(init.client ? { 'x-forwarded-for': init.client } : {}),
       },
+      ...(init.client ? { clientAddress: init.client } : {}),
       ...(init.body !== undefined ? { body: init.body } : {}),
     });
   const login = async (account = core.accounts()[0]): Promise<string> => {
@@ -189,6 +189,30 @@ const cases: Record<string, StageCase> = {
       await m.call('POST', '/__mock/clock', { body: { now: '2031-05-01T00:00:00.000Z' } });
     },
     observe: async (m) => (await m.call('GET', '/__mock/clock')).body,
+  },
+  // After `clock`: the clock change moves time 5 years, which would empty the throttle's window.
+  loginThrottle: {
+    change: async (m) => {
+      const accessKey = m.core.accounts()[0]?.accessKey;
+      for (let i = 0; i < 20; i++)
+        expect(
+          (
+            await m.call('POST', '/v2/login', {
+              body: { accessKey, secretKey: 'wrong' },
+              client: `guess-${i}`,
+            })
+          ).status,
+        ).toBe(401);
+    },
+    observe: async (m) => {
+      const [a] = m.core.accounts();
+      return (
+        await m.call('POST', '/v2/login', {
+          body: { accessKey: a?.accessKey, secretKey: a?.secretKey },
+          client: 'login-observer',
+        })
+      ).status;
+    },
   },
 };
 

@@ -63,6 +63,8 @@ export interface ServeOptions {
   controlToken?: string;
   /** No control plane over HTTP (`--no-control`). */
   noControl: boolean;
+  /** Trust `X-Forwarded-For` from one proxy in front (the rate limit's client; `--trust-proxy`). */
+  trustProxy: boolean;
   /** More `Host` names to accept (`--allowed-host`, repeatable). */
   allowedHosts: string[];
   /** The journal's bounds (`--journal-limit`, `--journal-max-bytes`). */
@@ -188,6 +190,7 @@ export function parseCommandLine(
         'log-format': { type: 'string' },
         'control-token': { type: 'string' },
         'no-control': { type: 'boolean' },
+        'trust-proxy': { type: 'boolean' },
         'allowed-host': { type: 'string', multiple: true },
         'journal-limit': { type: 'string' },
         'journal-max-bytes': { type: 'string' },
@@ -329,6 +332,7 @@ export function parseCommandLine(
       logFormat,
       ...(controlToken !== undefined ? { controlToken } : {}),
       noControl,
+      trustProxy: values['trust-proxy'] === true,
       allowedHosts,
       ...(journalLimit !== undefined ? { journalLimit } : {}),
       ...(journalMaxBytes !== undefined ? { journalMaxBytes } : {}),

@@ -69,7 +69,7 @@ export interface ControlPlane {
   flushDeliveries(): Promise<void>;
   /**
    * Serves the control plane over HTTP (the core calls it for paths under `/__mock`, after checking
-   * access). `body` is the parsed body, or a {@link ControlBodyReader}: the core passes a reader,
+   * access). `body` is the parsed body, or a reader `(limit) => Promise<body>`: the core passes a reader,
    * called only once a route matched, with that route's size limit. `http` carries what came over
    * HTTP: with it, a mutating route needs `http.contentType` to be `application/json` (415 otherwise).
    */

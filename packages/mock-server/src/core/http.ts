@@ -69,24 +69,6 @@ export function readHeader(headers: MockRequest['headers'], name: string): strin
   return undefined;
 }
 
-/** Reads the query into a plain object; a repeated parameter becomes a list. */
-export function readQuery(query: MockRequest['query']): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  if (!query) return out;
-  const entries: Iterable<[string, string | readonly string[]]> =
-    query instanceof URLSearchParams ? query.entries() : Object.entries(query);
-  for (const [key, value] of entries) {
-    const values = typeof value === 'string' ? [value] : [...value];
-    const existing = out[key];
-    const merged =
-      existing === undefined
-        ? values
-        : [...(typeof existing === 'string' ? [existing] : existing), ...values];
-    out[key] = merged.length === 1 ? (merged[0] as string) : merged;
-  }
-  return out;
-}
-
 /** The 500 answer of a bug in the mock (never caused by client input; the fuzz tests check that). */
 export function internalErrorResponse(requestId?: string): MockResponse {
   return {

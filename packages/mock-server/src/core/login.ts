@@ -1,7 +1,8 @@
 /**
  * Login: key pairs in, bearer tokens out (`POST /v2/login`), and the check of a bearer token the
  * authenticate stage makes. Owns the token signer (made once per mock and kept across resets, so
- * earlier tokens stay valid) and the tokens' lifetime.
+ * earlier tokens stay valid), the tokens' lifetime, and the throttle of failed logins per access
+ * key ({@link LoginThrottle}, which `reset()` empties).
  *
  * @module
  */
@@ -22,21 +23,183 @@ export interface LoginAnswer {
   tokenType: 'Bearer';
 }
 
+/**
+ * The default throttle of failed logins: at most 20 failed logins per access key in any 60 seconds
+ * of the mock's clock (the next one is refused with 429 and `Retry-After` until the oldest leaves
+ * the window), for at most 10,000 access keys at once.
+ */
+export const DEFAULT_LOGIN_THROTTLE = Object.freeze({ maxFailures: 20, windowSeconds: 60, maxKeys: 10_000 });
+
+/** The `loginThrottle` option of a mock: `false` turns the throttle off; an object changes some of the defaults (20 failures in 60 s, 10,000 keys tracked). */
+export type LoginThrottleOption =
+  | boolean
+  | {
+      /** Failed logins allowed per access key in a window (1 to 1,000,000). Default 20. */
+      maxFailures?: number;
+      /** The window, seconds of the mock's clock (1 to 86,400). Default 60. */
+      windowSeconds?: number;
+      /** Access keys tracked at once (1 to 1,000,000); beyond it, the least recent is forgotten. Default 10,000. */
+      maxKeys?: number;
+    };
+
+/** A throttle setting, as {@link LoginThrottle} uses it. */
+export interface LoginThrottleSetting {
+  /** Failed logins allowed per access key in a window. */
+  maxFailures: number;
+  /** The window, milliseconds. */
+  windowMs: number;
+  /** Access keys tracked at once. */
+  maxKeys: number;
+}
+
+/**
+ * The throttle setting a `loginThrottle` option names: absent or `true` is
+ * {@link DEFAULT_LOGIN_THROTTLE}, `false` is off (`undefined`).
+ * @throws RangeError naming the member when a number is not a whole number in its range.
+ */
+export function toLoginThrottle(option: LoginThrottleOption | undefined): LoginThrottleSetting | undefined {
+  if (option === false) return undefined;
+  const given = option === true || option === undefined ? {} : option;
+  const whole = (name: keyof typeof DEFAULT_LOGIN_THROTTLE, max: number): number => {
+    const value = given[name] ?? DEFAULT_LOGIN_THROTTLE[name];
+    if (!Number.isInteger(value) || value < 1 || value > max)
+      throw new RangeError(
+        `loginThrottle.${name} expects a whole number from 1 to ${max}, received ${value}`,
+      );
+    return value;
+  };
+  return {
+    maxFailures: whole('maxFailures', 1_000_000),
+    windowMs: whole('windowSeconds', 86_400) * 1000,
+    maxKeys: whole('maxKeys', 1_000_000),
+  };
+}
+
+/**
+ * Failed logins per access key, on the mock's clock: past `maxFailures` in any window, a login
+ * with that access key (whether the key exists or not, so the answer tells nothing about it) is
+ * refused with 429 `rate_limited` and `Retry-After` before any key is compared. A successful
+ * login forgets the key's failures; a key whose window is empty is forgotten; at most `maxKeys`
+ * keys are tracked (beyond it, those with empty windows go first, then the least recent).
+ * `reset()` forgets every key.
+ */
+export class LoginThrottle {
+  readonly #setting: LoginThrottleSetting | undefined;
+  /** Per access key, the times of its counted attempts in the window, oldest first; least recent key first. */
+  readonly #failures = new Map<string, number[]>();
+  #swept = Number.NEGATIVE_INFINITY;
+
+  /** Creates a throttle with its setting (`undefined`: off), as {@link toLoginThrottle} gives it. */
+  constructor(setting: LoginThrottleSetting | undefined) {
+    this.#setting = setting && { ...setting };
+  }
+
+  /** The setting (`undefined`: off). */
+  get setting(): LoginThrottleSetting | undefined {
+    return this.#setting && { ...this.#setting };
+  }
+
+  /** How many access keys have failures counted now. */
+  get trackedKeys(): number {
+    return this.#failures.size;
+  }
+
+  /**
+   * Counts a login attempt with `accessKey` at `now` as a failure until {@link succeeded} says
+   * otherwise (counted first, so concurrent attempts cannot pass the limit together); throws 429
+   * with `Retry-After` when the key already has `maxFailures` in the window.
+   */
+  attempt(accessKey: string, now: number): void {
+    const setting = this.#setting;
+    if (!setting) return;
+    if (now - this.#swept >= setting.windowMs || now < this.#swept) this.#sweep(now, setting.windowMs);
+    let times = this.#failures.get(accessKey);
+    if (times) {
+      times = inWindow(times, now, setting.windowMs);
+      this.#failures.delete(accessKey); // re-inserted below: the map stays in order of last use
+    } else {
+      times = [];
+      if (this.#failures.size >= setting.maxKeys) this.#makeRoom(now, setting);
+    }
+    this.#failures.set(accessKey, times);
+    if (times.length >= setting.maxFailures) {
+      const oldest = times[times.length - setting.maxFailures] as number;
+      const retryAfter = Math.max(1, Math.ceil((oldest + setting.windowMs - now) / 1000));
+      throw new HttpError(
+        429,
+        'rate_limited',
+        `too many failed logins with this access key (at most ${setting.maxFailures} per ` +
+          `${setting.windowMs / 1000} s); retry after ${retryAfter} s (POST /__mock/reset clears the count)`,
+        { headers: { 'retry-after': String(retryAfter) } },
+      );
+    }
+    times.push(now);
+  }
+
+  /** The attempt with `accessKey` succeeded: its failures are forgotten. */
+  succeeded(accessKey: string): void {
+    this.#failures.delete(accessKey);
+  }
+
+  /** Forgets every access key. */
+  reset(): void {
+    this.#failures.clear();
+    this.#swept = Number.NEGATIVE_INFINITY;
+  }
+
+  /** Forgets every key whose window is empty at `now`. */
+  #sweep(now: number, windowMs: number): void {
+    this.#swept = now;
+    for (const [key, times] of this.#failures) {
+      const kept = inWindow(times, now, windowMs);
+      if (kept.length === 0) this.#failures.delete(key);
+      else if (kept !== times) this.#failures.set(key, kept);
+    }
+  }
+
+  /** Makes room for one more key: forgets the empty windows, else the key seen least recently. */
+  #makeRoom(now: number, setting: LoginThrottleSetting): void {
+    this.#sweep(now, setting.windowMs);
+    if (this.#failures.size < setting.maxKeys) return;
+    const oldest = this.#failures.keys().next();
+    if (!oldest.done) this.#failures.delete(oldest.value);
+  }
+}
+
+/** The times still in the window ending at `now` (the same list when none left it). */
+function inWindow(times: number[], now: number, windowMs: number): number[] {
+  let first = 0;
+  while (first < times.length && (times[first] as number) <= now - windowMs) first += 1;
+  return first === 0 ? times : times.slice(first);
+}
+
 /** Issues and verifies login tokens. */
 export class Login {
   readonly #signer: TokenSigner;
   readonly #ttlSeconds: number;
+  /** The throttle of failed logins (a stage of `reset()`: the core resets it, not this class). */
+  readonly throttle: LoginThrottle;
 
-  /** Creates the login service with the token signer's secret and the tokens' lifetime (seconds). */
-  constructor(secret: string, ttlSeconds: number = DEFAULT_TOKEN_TTL_SECONDS) {
+  /**
+   * Creates the login service with the token signer's secret, the tokens' lifetime (seconds) and
+   * the throttle of failed logins (by default a new one with {@link DEFAULT_LOGIN_THROTTLE}).
+   */
+  constructor(
+    secret: string,
+    ttlSeconds: number = DEFAULT_TOKEN_TTL_SECONDS,
+    throttle: LoginThrottle = new LoginThrottle(toLoginThrottle(true)),
+  ) {
     this.#signer = new TokenSigner(secret);
     this.#ttlSeconds = ttlSeconds;
+    this.throttle = throttle;
   }
 
   /**
    * Logs in with a key pair against `accounts`: a token for the matching account, or 401
-   * `invalid_credentials`. Every account's pair is compared, so the time taken does not tell which
-   * key was wrong.
+   * `invalid_credentials` with one message whether the access key is unknown or the secret key
+   * wrong. Every account's pair is compared, so the time taken does not tell which key was wrong.
+   * Past the throttle's failures for this access key, 429 `rate_limited` with `Retry-After`
+   * before anything is compared.
    */
   async login(
     accounts: Iterable<AccountStore>,
@@ -45,6 +208,7 @@ export class Login {
     nowMs: number,
     tokenId: () => string,
   ): Promise<LoginAnswer> {
+    this.throttle.attempt(accessKey, nowMs);
     let match: AccountStore | undefined;
     for (const account of accounts) {
       const [a, s] = await Promise.all([
@@ -59,6 +223,7 @@ export class Login {
         'invalid_credentials',
         'the access key and secret key do not match any account',
       );
+    this.throttle.succeeded(accessKey);
     const iat = Math.floor(nowMs / 1000);
     const exp = iat + this.#ttlSeconds;
     const accessToken = await this.#signer.sign({ sub: match.account.id, iat, exp, jti: tokenId() });

@@ -20,7 +20,13 @@ import {
   Journal,
   type JournalBounds,
 } from '../pipeline/journal.js';
-import { clientOf, type RateLimit, RateLimiter, toRateLimit } from '../pipeline/rate-limit.js';
+import {
+  clientOf,
+  type RateLimit,
+  RateLimiter,
+  type TrustProxy,
+  toRateLimit,
+} from '../pipeline/rate-limit.js';
 import { type RequestLine, readRequestLine } from '../pipeline/request.js';
 import { clientGoneResponse, errorResponse, successResponse, withRequestId } from '../pipeline/respond.js';
 import { resolveRoute, validateInput } from '../pipeline/route.js';
@@ -38,7 +44,13 @@ import {
 import { Store } from '../store/store.js';
 import { EventCursor } from './event-cursor.js';
 import { type HandleOptions, type MockRequest, type MockResponse, readHeader } from './http.js';
-import { Login } from './login.js';
+import {
+  Login,
+  LoginThrottle,
+  type LoginThrottleOption,
+  type LoginThrottleSetting,
+  toLoginThrottle,
+} from './login.js';
 import { RESET_STAGES, type ResetStage, type Resettable } from './reset.js';
 import { randomHex } from './secrets.js';
 
@@ -81,6 +93,16 @@ export interface MockOptions {
   rateLimit?: boolean | { limit: number; windowSeconds: number };
   /** The largest API request body, bytes (413 beyond, before it is read in full). Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Failed logins per access key: after `maxFailures` (20) in `windowSeconds` (60) of the mock's
+   * clock, 429 with Retry-After; at most `maxKeys` (10,000) keys tracked. `false`: off.
+   */
+  loginThrottle?: LoginThrottleOption;
+  /**
+   * Proxies trusted to name the client (for the rate limit) by `X-Forwarded-For`: `true` one, a
+   * number that many. Default `false`: the client is the socket address.
+   */
+  trustProxy?: TrustProxy;
   /**
    * The key login tokens are signed with (HS256). By default each mock draws a random one from
    * `crypto.getRandomValues` when it is created and keeps it across `reset()` (it is never part of a
@@ -128,6 +150,10 @@ interface StartConfiguration {
   readonly maxBodyBytes: number;
   /** Who may use the control plane over HTTP. */
   readonly controlAccess: ControlAccess;
+  /** The failed-login throttle (`undefined`: off). */
+  readonly loginThrottle: LoginThrottleSetting | undefined;
+  /** How many proxies name the client. */
+  readonly trustProxy: TrustProxy;
 }
 
 function startConfiguration(options: MockOptions): StartConfiguration {
@@ -149,6 +175,8 @@ function startConfiguration(options: MockOptions): StartConfiguration {
     },
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     controlAccess: { enabled: options.control !== false, token: options.controlToken },
+    loginThrottle: toLoginThrottle(options.loginThrottle),
+    trustProxy: options.trustProxy ?? false,
   });
 }
 
@@ -167,6 +195,8 @@ export class MockCore {
   readonly #start: StartConfiguration;
   /** Login: issues and checks bearer tokens; kept across resets, so earlier tokens stay valid. */
   readonly #login: Login;
+  /** Failed logins per access key (a reset stage). */
+  readonly #loginThrottle: LoginThrottle;
   /** The event center's continuation tokens; kept across resets too, so earlier tokens stay valid. */
   readonly #cursor: EventCursor;
   #random!: Random;
@@ -205,7 +235,12 @@ export class MockCore {
     // The token key is a secret: random per mock (never the seeded generator). The continuation-token
     // key is not a secret (a forged cursor pages only the caller's own account): it derives from the
     // seed, so that the same seed and query give the same tokens.
-    this.#login = new Login(options.unsafeTokenSigningKey ?? randomHex(32), options.tokenTtlSeconds);
+    this.#loginThrottle = new LoginThrottle(this.#start.loginThrottle);
+    this.#login = new Login(
+      options.unsafeTokenSigningKey ?? randomHex(32),
+      options.tokenTtlSeconds,
+      this.#loginThrottle,
+    );
     this.#cursor = new EventCursor(new Random(`cursor:${String(options.seed ?? DEFAULT_SEED)}`).hex(64));
     this.#journal = new Journal(this.#start.journal);
     this.#faults = new FaultBook({ delayMs: this.#start.delayMs });
@@ -225,6 +260,7 @@ export class MockCore {
       faults: this.#faults,
       rateLimit: this.#rateLimiter,
       clock: this.#clock,
+      loginThrottle: this.#loginThrottle,
     };
     this.#load(this.#start.data);
     this.control = createControlPlane(this, {
@@ -239,7 +275,8 @@ export class MockCore {
 
   /**
    * The parts of the state `control.reset()` restores, in the order it restores them: `data`,
-   * `webhooks`, `journal`, `faults`, `rateLimit`, `clock` (`docs/mock-server.md`, "Reset").
+   * `webhooks`, `journal`, `faults`, `rateLimit`, `clock`, `loginThrottle` (`docs/mock-server.md`,
+   * "Reset").
    */
   get resetStages(): string[] {
     return [...RESET_STAGES];
@@ -421,7 +458,7 @@ export class MockCore {
     options: HandleOptions,
   ): Promise<MockResponse> {
     const { signal } = options;
-    this.#rateLimiter.check(clientOf(request), this.now());
+    this.#rateLimiter.check(clientOf(request, this.#start.trustProxy), this.now());
     const injected = await this.#faults.apply(line.method, line.path, requestId);
     if (injected) return injected;
     const route = resolveRoute(line.method, line.path);

@@ -10,7 +10,15 @@
  * resets them. Every piece of state a mock holds belongs to one of them; a new piece of state adds
  * its part here (and to the reset test).
  */
-export const RESET_STAGES = ['data', 'webhooks', 'journal', 'faults', 'rateLimit', 'clock'] as const;
+export const RESET_STAGES = [
+  'data',
+  'webhooks',
+  'journal',
+  'faults',
+  'rateLimit',
+  'clock',
+  'loginThrottle',
+] as const;
 
 /**
  * One part of a mock's state that `reset()` restores:
@@ -20,7 +28,8 @@ export const RESET_STAGES = ['data', 'webhooks', 'journal', 'faults', 'rateLimit
  * - `journal`: the journaled requests and the request-id counter (`pipeline/journal.ts`);
  * - `faults`: the waiting faults and the fault-id counter (`pipeline/faults.ts`);
  * - `rateLimit`: the setting (as the options gave it) and the per-client counters (`pipeline/rate-limit.ts`);
- * - `clock`: the clock as the options gave it, not stopped, not moved (`pipeline/clock.ts`).
+ * - `clock`: the clock as the options gave it, not stopped, not moved (`pipeline/clock.ts`);
+ * - `loginThrottle`: the failed-login counts per access key (`core/login.ts`).
  */
 export type ResetStage = (typeof RESET_STAGES)[number];
 

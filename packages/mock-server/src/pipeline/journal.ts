@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { type MockRequest, type MockResponse, readQuery } from '../core/http.js';
+import type { MockRequest, MockResponse } from '../core/http.js';
 import { isSecretHeader, REDACTED, redactBody, redactQuery } from '../core/redact.js';
+import { parseQuery } from './request.js';
 
 /** How many requests the journal keeps by default. */
 export const DEFAULT_JOURNAL_LIMIT = 500;
@@ -173,7 +174,7 @@ export class Journal {
       time: new Date(started).toISOString(),
       method: request.method.toUpperCase(),
       path: request.path,
-      query: redactQuery(readQuery(request.query)),
+      query: redactQuery(parseQuery(request.query)),
       headers,
       body: recorded,
       status: response.drop ? 0 : response.status,

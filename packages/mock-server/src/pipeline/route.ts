@@ -16,6 +16,7 @@ import {
 } from '@iacm/sdk/contract';
 import type { z } from 'zod';
 import { HttpError, validationError } from '../errors.js';
+import { parseQuery } from './request.js';
 
 /** An endpoint of the contract matched by a request. */
 export interface ResolvedRoute {
@@ -73,19 +74,25 @@ export function resolveRoute(method: string, path: string): ResolvedRoute {
 
 /**
  * Validates a request's path parameters, query and body against its endpoint; one 400 names every
- * bad field. `body` is called only here, so the body is read after authentication.
+ * bad field. A parameter given more than once that the endpoint's query schema does not take as a
+ * list (every parameter of the API today) is one of them: `query.<name>: expected one value,
+ * received N values`. The query is read as a record without a prototype, and the schemas build
+ * new objects of the members they know, so a member named `__proto__` or `constructor`, in the
+ * query or at any depth of the body, is only a name (an unknown member, refused as such) and never
+ * reaches `Object.prototype`. `body` is called only here, so the body is read after authentication.
  */
 export function validateInput(
   route: ResolvedRoute,
   method: string,
-  query: Record<string, string | string[]>,
+  query: Readonly<Record<string, string | string[]>>,
   body: () => unknown,
 ): RouteInput {
   const { definition } = route;
   const issues: FieldIssue[] = [];
   const sent = body();
   const params = definition.params ? check(definition.params, route.params, 'path', issues) : {};
-  const checkedQuery = check(definition.query, query, 'query', issues) as Record<string, unknown>;
+  const single = singleValues(definition.query, parseQuery(query), issues);
+  const checkedQuery = check(definition.query, single, 'query', issues) as Record<string, unknown>;
   let input: unknown;
   if (definition.body === undefined) {
     if (sent !== undefined && !(isObject(sent) && Object.keys(sent).length === 0)) {
@@ -106,6 +113,68 @@ export function validateInput(
   }
   if (issues.length > 0) throw validationError(issues);
   return { params: params as Record<string, string>, query: checkedQuery, body: input };
+}
+
+/**
+ * The query without the parameters given more than once that `schema` takes as one value (each gets
+ * an issue naming it); a parameter it takes as a list is one, even when given once. A parameter
+ * the schema does not know stays, for the schema to refuse.
+ */
+function singleValues(
+  schema: z.ZodType,
+  query: Record<string, string | string[]>,
+  issues: FieldIssue[],
+): Record<string, string | string[]> {
+  const known = membersOf(schema);
+  for (const name of Object.keys(query)) {
+    const value = query[name];
+    const kind = known?.get(name);
+    if (kind === 'list' && typeof value === 'string') query[name] = [value];
+    if (!Array.isArray(value) || kind === undefined || kind === 'list') continue;
+    const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
+    issues.push({
+      location: 'query',
+      path: shown,
+      message: `query.${shown}: expected one value, received ${value.length} values (the parameter was repeated)`,
+      expected: 'one value',
+      received: `${value.length} values`,
+    });
+    delete query[name];
+  }
+  return query;
+}
+
+/** Whether each member of an object schema takes one value or a list; `undefined` for a schema that is not an object. */
+const memberKinds = new WeakMap<z.ZodType, ReadonlyMap<string, 'one' | 'list'> | undefined>();
+
+function membersOf(schema: z.ZodType): ReadonlyMap<string, 'one' | 'list'> | undefined {
+  if (memberKinds.has(schema)) return memberKinds.get(schema);
+  const shape = (schema.def as { shape?: Record<string, z.ZodType> }).shape;
+  const kinds = shape
+    ? new Map(
+        Object.keys(shape).map(
+          (name) => [name, takesList(shape[name] as z.ZodType) ? 'list' : 'one'] as const,
+        ),
+      )
+    : undefined;
+  memberKinds.set(schema, kinds);
+  return kinds;
+}
+
+/** Whether a member's schema takes a list (through optional, default, pipe and union wrappers). */
+function takesList(schema: z.ZodType, depth = 0): boolean {
+  if (depth > 16) return false;
+  const def = schema.def as {
+    type: string;
+    innerType?: z.ZodType;
+    in?: z.ZodType;
+    options?: readonly z.ZodType[];
+  };
+  if (def.type === 'array' || def.type === 'tuple' || def.type === 'set') return true;
+  if (def.innerType) return takesList(def.innerType, depth + 1);
+  if (def.type === 'pipe' && def.in) return takesList(def.in, depth + 1);
+  if (def.options) return def.options.some((option) => takesList(option, depth + 1));
+  return false;
 }
 
 /** Parses `input`; on failure adds its field issues to `issues` (so one answer names every bad field). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { resolveRoute, validateInput } from '../../src/pipeline/route.js';
 import { refusal } from '../helpers.js';
 
@@ -33,5 +34,54 @@ describe('route stage', () => {
     expect(refusal(() => validateInput(login, 'POST', {}, () => undefined)).issues?.[0]?.message).toBe(
       'body: POST /v2/login needs a JSON body',
     );
+  });
+
+  it('refuses a parameter given more than once, naming it, and does not take it as the list', () => {
+    const search = resolveRoute('POST', '/v2/workspaces/search');
+    const error = refusal(() =>
+      validateInput(search, 'POST', { pageSize: ['5', '6'], page: '1' }, () => ({})),
+    );
+    expect(error.status).toBe(400);
+    expect(error.issues).toEqual([
+      {
+        location: 'query',
+        path: 'pageSize',
+        message: 'query.pageSize: expected one value, received 2 values (the parameter was repeated)',
+        expected: 'one value',
+        received: '2 values',
+      },
+    ]);
+    expect(validateInput(search, 'POST', { pageSize: ['5'] }, () => ({})).query).toEqual({ pageSize: 5 });
+  });
+
+  it('takes a repeated parameter its query schema declares as a list', () => {
+    const search = resolveRoute('POST', '/v2/workspaces/search');
+    const query = z.strictObject({ tag: z.array(z.string()).optional(), page: z.string().optional() });
+    const route = { ...search, definition: { ...search.definition, query } };
+    expect(validateInput(route, 'POST', { tag: ['a', 'b'] }, () => ({})).query).toEqual({ tag: ['a', 'b'] });
+    const error = refusal(() => validateInput(route, 'POST', { tag: ['a'], page: ['1', '2'] }, () => ({})));
+    expect(error.issues?.map((issue) => issue.path)).toEqual(['page']);
+  });
+
+  it('refuses prototype-named members of the query and the body as unknown, leaving Object.prototype alone', () => {
+    const search = resolveRoute('POST', '/v2/workspaces/search');
+    const query = Object.assign(Object.create(null), { constructor: 'a', toString: ['b', 'c'] });
+    Object.defineProperty(query, '__proto__', { value: 'd', enumerable: true });
+    const body = JSON.parse(
+      '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},"filters":{"__proto__":{"polluted":1}}}',
+    );
+    const error = refusal(() => validateInput(search, 'POST', query, () => body));
+    expect(error.status).toBe(400);
+    const named = error.issues?.map((issue) => `${issue.location}:${issue.path}`).sort();
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'query:__proto__',
+        'query:constructor',
+        'query:toString',
+        'body:__proto__',
+        'body:constructor',
+      ]),
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
