@@ -27,6 +27,7 @@ export type { HandleOptions, MockRequest, MockResponse } from './core/http.js';
 export type { LoginThrottleOption } from './core/login.js';
 export { MockCore, type MockOptions } from './core/mock.js';
 export { RESET_STAGES, type ResetStage } from './core/reset.js';
+export { DELIVERY_POLICY_RANGES, MIN_RETRY_DELAY_MS } from './domain/delivery-policy.js';
 export { EvaluateBody } from './domain/dry-run.js';
 export {
   evaluateGuardrails,
@@ -44,6 +45,7 @@ export {
 } from './domain/events.js';
 export { FindingBody, type FindingInput, type StackFindings } from './domain/findings.js';
 export type { PlanChange, PlanContent, PolicyFinding, RunScope } from './domain/plan.js';
+export { DEFAULT_RETENTION, RETENTION_RANGES, type RetentionBounds } from './domain/retention.js';
 export {
   PlanContentSchema,
   RunScopeSchema,
@@ -55,12 +57,14 @@ export {
   DEFAULT_DELIVERY_POLICY,
   type DeliveryAttempt,
   type DeliveryPolicy,
+  type DroppedDeliveries,
   IntegrationCreateBody,
   type IntegrationStatus,
   IntegrationUpdateBody,
   type IntegrationView,
   NotificationBody,
   WebhookHub,
+  type WebhookHubOptions,
 } from './domain/webhooks.js';
 export { HttpError } from './errors.js';
 export type { MockClock } from './pipeline/clock.js';

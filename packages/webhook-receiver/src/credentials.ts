@@ -47,7 +47,11 @@ export function bytesToBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** Decodes strict, padded, standard base64; `undefined` when the text is not that. */
+/**
+ * Decodes strict, padded, canonical standard base64; `undefined` when the text is not that. Canonical:
+ * the text is exactly what encoding its bytes gives back, so the unused bits of the last character are
+ * zero (`YR==` is refused, only `YQ==` decodes to `a`), and each value has one encoding.
+ */
 function base64ToBytes(text: string): Uint8Array | undefined {
   if (text.length === 0 || text.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(text)) return undefined;
   let binary: string;
@@ -56,6 +60,8 @@ function base64ToBytes(text: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
+  // This compares the received text with itself re-encoded: it says nothing about the credentials.
+  if (btoa(binary) !== text) return undefined;
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;

@@ -35,6 +35,7 @@ export { createFetchHandler } from './fetch.js';
 export {
   createWebhookReceiver,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_DEPTH,
   DEFAULT_REALM,
   type HeaderSource,
   type VerifyResult,

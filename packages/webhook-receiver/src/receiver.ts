@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { checkJsonBounds, MAX_LISTED_ISSUES } from '@iacm/sdk/contract';
 import { type BodyReader, isBodyReadProblem, type RawBody, toBytes } from './body.js';
 import {
   type CredentialDigests,
@@ -23,6 +24,13 @@ import {
 /** The default body size limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * The default nesting limit of a delivery's JSON: 64 levels of arrays and objects. The service's
+ * payloads are about 5 deep; a deeper body is refused (422) before its schema is checked, so a
+ * verified payload never breaks `JSON.stringify` or other recursive code.
+ */
+export const DEFAULT_MAX_DEPTH = 64;
+
 /** The default realm of the `WWW-Authenticate: Basic` challenge. */
 export const DEFAULT_REALM = 'iacm-webhooks';
 
@@ -39,6 +47,11 @@ export interface WebhookReceiverOptions {
   readonly maxBodyBytes?: number;
   /** The realm of the `WWW-Authenticate: Basic` challenge of a 401. Default {@link DEFAULT_REALM}. */
   readonly realm?: string;
+  /**
+   * The deepest nesting of arrays and objects accepted in a body, unknown members included (`{}` is
+   * 1 level). Default {@link DEFAULT_MAX_DEPTH} (64); a deeper body is answered 422 `invalid_payload`.
+   */
+  readonly maxDepth?: number;
 }
 
 /**
@@ -160,8 +173,9 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  *
  * Checks, in this order (the first failure answers): method (POST, else 405), credentials (401 when
  * missing or wrong, 400 when a Basic header is malformed), content type (JSON, else 415), size
- * (`maxBodyBytes`, else 413, counted while reading), JSON (else 400), schema (else 422 listing every
- * bad field). Handlers run after that; if one throws, the answer is 500. Success is 200.
+ * (`maxBodyBytes`, else 413, counted while reading), JSON (else 400), nesting (`maxDepth`, else 422),
+ * schema (else 422 listing the bad fields, at most 100: validation stops there). Handlers run after
+ * that; if one throws, the answer is 500. Success is 200.
  *
  * @example
  * const receiver = createWebhookReceiver({ credentials: { type: 'header', value: `Bearer ${process.env.WEBHOOK_TOKEN}` } });
@@ -170,6 +184,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export class WebhookReceiver {
   /** The largest body accepted, in bytes. */
   readonly maxBodyBytes: number;
+  /** The deepest nesting of arrays and objects accepted in a body. */
+  readonly maxDepth: number;
   readonly #digests: Promise<CredentialDigests>;
   readonly #challenge: Readonly<Record<string, string>>;
   readonly #handlers = new Map<WebhookKind, WebhookHandler<WebhookKind>[]>();
@@ -178,8 +194,8 @@ export class WebhookReceiver {
 
   /**
    * Creates a receiver (same as {@link createWebhookReceiver}).
-   * @param options credentials (required), body size limit, realm. Throws a `TypeError` saying what
-   * to fix when the credentials cannot work.
+   * @param options credentials (required), body size limit, realm, nesting limit. Throws a
+   * `TypeError` saying what to fix when the credentials or a limit cannot work.
    */
   constructor(options: WebhookReceiverOptions) {
     const credentials = normalizeCredentials(options?.credentials);
@@ -189,6 +205,10 @@ export class WebhookReceiver {
         'createWebhookReceiver: `maxBodyBytes` must be a whole number of bytes, 0 or more.',
       );
     }
+    const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    if (!Number.isSafeInteger(maxDepth) || maxDepth < 1) {
+      throw new TypeError('createWebhookReceiver: `maxDepth` must be a whole number of levels, 1 or more.');
+    }
     const realm = options.realm ?? DEFAULT_REALM;
     if (!/^[\x20-\x7e]*$/.test(realm) || /["\\]/.test(realm)) {
       throw new TypeError(
@@ -196,6 +216,7 @@ export class WebhookReceiver {
       );
     }
     this.maxBodyBytes = maxBodyBytes;
+    this.maxDepth = maxDepth;
     const hasBasic = credentials !== 'none' && credentials.some((c) => c.type === 'basic');
     this.#challenge = hasBasic ? { 'www-authenticate': `Basic realm="${realm}", charset="UTF-8"` } : {};
     // Only the SHA-256 digests of the credentials are kept.
@@ -440,24 +461,41 @@ export class WebhookReceiver {
       throw new WebhookError('invalid_json', `the body is not valid JSON${jsonErrorDetail(error)}`);
     }
 
-    // 6. Schema.
-    const parsed = parseDelivery(value);
+    // 6. Schema: first the nesting (one linear, iterative walk), then the members, stopping at
+    // MAX_LISTED_ISSUES issues.
+    const tooDeep = checkJsonBounds(value, {
+      maxDepth: this.maxDepth,
+      maxArrayLength: Number.POSITIVE_INFINITY,
+      maxMembers: Number.POSITIVE_INFINITY,
+      maxNodes: Number.POSITIVE_INFINITY,
+    });
+    if (tooDeep) {
+      const where = tooDeep.path || 'body';
+      const message = `${where}: expected ${tooDeep.expected}, received ${tooDeep.received}`;
+      throw new WebhookError(
+        'invalid_payload',
+        `the body is not a webhook notification of the expected shape: ${message}; raise maxDepth if deliveries are this deep`,
+        { issues: [{ path: tooDeep.path, message, expected: tooDeep.expected, received: tooDeep.received }] },
+      );
+    }
+    const parsed = parseDelivery(value, MAX_LISTED_ISSUES);
     if (!parsed.ok) {
       const [first, ...rest] = parsed.issues;
-      const issues = parsed.issues.slice(0, MAX_ISSUES);
-      const more = rest.length > 0 ? ` (and ${rest.length} more issue${rest.length > 1 ? 's' : ''})` : '';
+      const count = `${rest.length} more issue${rest.length === 1 ? '' : 's'}`;
+      const more = parsed.stopped
+        ? ` (and ${count} listed; validation stopped at ${MAX_LISTED_ISSUES} issues, so there may be more)`
+        : rest.length > 0
+          ? ` (and ${count})`
+          : '';
       throw new WebhookError(
         'invalid_payload',
         `the body is not a webhook notification of the expected shape: ${first?.message ?? 'invalid'}${more}`,
-        { issues },
+        { issues: parsed.issues },
       );
     }
     return parsed.notification;
   }
 }
-
-/** At most this many issues are listed in a 422 answer (the message counts them all). */
-const MAX_ISSUES = 100;
 
 function jsonErrorDetail(error: unknown): string {
   const message = error instanceof Error ? error.message : '';
@@ -486,7 +524,7 @@ function describeMediaType(contentType: string): string {
 
 /**
  * Creates a {@link WebhookReceiver}.
- * @param options credentials (required: one, several while rotating, or `"none"`), `maxBodyBytes`, `realm`.
+ * @param options credentials (required: one, several while rotating, or `"none"`), `maxBodyBytes`, `realm`, `maxDepth`.
  * @example
  * const receiver = createWebhookReceiver({ credentials: { type: 'basic', username: 'iacm', password: process.env.WEBHOOK_PASSWORD! } });
  * receiver.on('Drift', (payload) => { ... });

@@ -72,6 +72,42 @@ describe('each credential method', () => {
     expect((await receiver.handle(deliver(other))).status).toBe(401);
   });
 
+  it('basic: a non-canonical base64 of the right credentials is refused (400), the canonical one accepted', async () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    // Passwords whose encoding ends with "==" and "=": the last character then has 4 or 2 unused bits.
+    let checked = 0;
+    for (const password of ['open sesame', 'open sesame!', SECRET_PASSWORD]) {
+      const credentials: WebhookCredentials = { type: 'basic', username: 'Aladdin', password };
+      const receiver = createWebhookReceiver({ credentials });
+      const token = encodeAuthorization(credentials).slice('Basic '.length);
+      const padding = token.length - token.replace(/=+$/, '').length;
+      if (padding === 0) continue;
+      const at = token.length - padding - 1;
+      // Set the lowest unused bit: atob decodes it to the same bytes, but it is not what encoding gives.
+      const forged = `${token.slice(0, at)}${alphabet[alphabet.indexOf(token[at] as string) | 1]}${token.slice(at + 1)}`;
+      expect(forged).not.toBe(token);
+      expect(atob(forged)).toBe(atob(token));
+      const request = deliver('none');
+      const refused = await receiver.handle({
+        ...request,
+        headers: { ...request.headers, authorization: `Basic ${forged}` },
+      });
+      expect(refused.status, forged).toBe(400);
+      expect(json(refused).code).toBe('malformed_authorization');
+      expect(
+        (
+          await receiver.verify({
+            ...request,
+            headers: { ...request.headers, authorization: `Basic ${forged}` },
+          })
+        ).ok,
+      ).toBe(false);
+      expect((await receiver.handle(deliver(credentials))).status).toBe(200);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(2);
+  });
+
   it('header: compared verbatim, scheme included', async () => {
     const receiver = createWebhookReceiver({ credentials: header });
     for (const value of [

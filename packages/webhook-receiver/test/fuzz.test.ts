@@ -2,10 +2,12 @@ import {
   createFetchHandler,
   createTestDelivery,
   createWebhookReceiver,
+  DEFAULT_MAX_BODY_BYTES,
   encodeAuthorization,
   generateNotification,
   WEBHOOK_ERROR_STATUS,
   WEBHOOK_KINDS,
+  type WebhookNotification,
   type WebhookRequest,
   type WebhookResponse,
 } from '@iacm/webhook-receiver';
@@ -186,4 +188,134 @@ describe('fuzz: the fetch handler with real Request objects', () => {
       { numRuns: fuzzRuns(500), seed: fuzzSeed(500) },
     );
   });
+});
+
+/** Member names that are also names of `Object.prototype` members, and a few ordinary ones. */
+const hostileKey = fc.oneof(
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'valueOf',
+    'hasOwnProperty',
+    '__defineGetter__',
+    'notificationType',
+    'samples',
+    'drifts',
+  ),
+  fc.string({ maxLength: 8 }),
+);
+
+/**
+ * JSON text of any value whose members have hostile names. Built as text, because an object literal
+ * cannot hold an own `__proto__` member while `JSON.parse` makes one.
+ */
+const { value: hostileJson } = fc.letrec<{ value: string; object: string; array: string }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.jsonValue({ maxDepth: 0 }).map((leaf) => JSON.stringify(leaf)),
+    tie('object'),
+    tie('array'),
+  ),
+  object: fc
+    .array(fc.tuple(hostileKey, tie('value')), { maxLength: 4 })
+    .map((members) => `{${members.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`),
+  array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+}));
+
+/** JSON text nested `levels` deep in arrays or objects, shallow (within the limit) or far past it. */
+const deepJson = fc
+  .tuple(
+    fc.oneof(fc.integer({ min: 0, max: 80 }), fc.integer({ min: 1_000, max: 100_000 })),
+    fc.constantFrom<[string, string]>(['[', ']'], ['{"a":', '}'], ['{"__proto__":', '}'], ['[{"x":', '}]']),
+    fc.constantFrom('null', '0', '"x"', '{}', '[]'),
+  )
+  .map(([levels, [open, close], leaf]) => `${open.repeat(levels)}${leaf}${close.repeat(levels)}`);
+
+/** JSON text of a long array (up to 12,000 items) of items that are empty, wrong or hostile. */
+const hugeArrayJson = fc
+  .tuple(
+    fc.integer({ min: 1_000, max: 12_000 }),
+    fc.constantFrom(
+      '{}',
+      '0',
+      '"x"',
+      '[]',
+      'null',
+      '{"__proto__":{}}',
+      '{"constructor":1}',
+      '{"drifts":[{}]}',
+    ),
+  )
+  .map(([length, item]) => `[${Array.from({ length }, () => item).join(',')}]`);
+
+/** A notification's JSON text with one member, or a sample's, or a drift list, replaced by hostile text. */
+const hostileDelivery = fc
+  .tuple(
+    fc.constantFrom(...WEBHOOK_KINDS),
+    fc.constantFrom('extra', 'samples', 'sample', 'drifts', 'notificationType'),
+    hostileKey,
+    fc.oneof(hostileJson, deepJson, hugeArrayJson),
+  )
+  .map(([kind, where, key, text]) => {
+    const notification = generateNotification(kind) as unknown as Record<string, unknown>;
+    const base = JSON.stringify(notification).slice(0, -1);
+    // The first sample's members (none for the test delivery), to append one more to.
+    const members = JSON.stringify((notification.samples as unknown[] | undefined)?.[0] ?? {}).slice(1, -1);
+    const sample = (name: string) => `{${members}${members ? ',' : ''}${JSON.stringify(name)}:${text}}`;
+    switch (where) {
+      case 'extra':
+        return `${base},${JSON.stringify(key)}:${text}}`;
+      case 'samples':
+        return `${base},"samples":${text}}`;
+      case 'sample':
+        return `${base},"samples":[${sample(key)}]}`;
+      case 'drifts':
+        return `${base},"samples":[${sample('drifts')}]}`;
+      default:
+        return `${base},"notificationType":${JSON.stringify(key)},"samples":${text}}`;
+    }
+  });
+
+describe('fuzz: hostile member names, deep nesting and huge arrays', () => {
+  const notifications: WebhookNotification[] = [];
+  const tolerant = createWebhookReceiver({ credentials: 'none' }).onAny((notification) => {
+    notifications.push(notification);
+  });
+  const prototypeNames = Object.getOwnPropertyNames(Object.prototype).sort();
+
+  it(
+    'answers 200, 413 or 422; stops at 100 issues; an accepted payload always serialises; no pollution',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(hostileDelivery, async (text) => {
+          notifications.length = 0;
+          const answer = await within(
+            tolerant.handle({ method: 'POST', headers: { 'content-type': 'application/json' }, body: text }),
+          );
+          checkAnswer(answer);
+          expect([200, 413, 422]).toContain(answer.status);
+          if (answer.status === 413) expect(text.length).toBeGreaterThan(DEFAULT_MAX_BODY_BYTES / 4);
+          if (answer.status === 422) {
+            const body = JSON.parse(answer.body) as { issues: unknown[]; message: string };
+            expect(body.issues.length).toBeGreaterThan(0);
+            expect(body.issues.length).toBeLessThanOrEqual(100);
+            // The message counts the issues the receiver found: never more than it may list.
+            const more = /\(and (\d+) more issues?\b/.exec(body.message)?.[1];
+            expect(Number(more ?? 0)).toBeLessThanOrEqual(99);
+          }
+          if (answer.status === 200) {
+            expect(notifications).toHaveLength(1);
+            expect(() => JSON.stringify(notifications[0]?.payload)).not.toThrow();
+          }
+          expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeNames);
+          expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        }),
+        { numRuns: fuzzRuns(300), seed: fuzzSeed(1300) },
+      );
+      // A bound for hangs only, grown with the number of cases (`pnpm test:fuzz` runs 20 times as many).
+    },
+    Math.max(30_000, fuzzRuns(300) * 50),
+  );
 });

@@ -36,7 +36,7 @@ const methods: Array<{ name: string; integration: unknown; receiver: Credentials
 function mock() {
   return new MockCore({
     sizes: { workspaces: 10, events: 50 },
-    deliveryPolicy: { attempts: 3, baseDelayMs: 10, timeoutMs: 2000 },
+    deliveryPolicy: { attempts: 3, baseDelayMs: 100, timeoutMs: 2000 },
   });
 }
 

@@ -227,12 +227,24 @@ describe('HTTP answers (the documented table)', () => {
     }
   });
 
-  it('lists at most 100 issues but counts them all', async () => {
+  it('lists at most 100 issues and stops validating there, saying so', async () => {
     const sample = { ...drift.samples[0], isLocked: 'x' };
     const many = { ...drift, samples: Array.from({ length: 150 }, () => sample) };
     const answer = await receiver.handle({ ...good, body: JSON.stringify(many) });
-    expect((json(answer).issues as unknown[]).length).toBe(100);
-    expect(json(answer).message).toContain('(and 149 more issues)');
+    const issues = json(answer).issues as Array<{ path: string }>;
+    expect(issues).toHaveLength(100);
+    expect(issues.at(-1)?.path).toBe('samples[99].isLocked');
+    expect(json(answer).message).toContain(
+      '(and 99 more issues listed; validation stopped at 100 issues, so there may be more)',
+    );
+  });
+
+  it('counts every issue when validation did not stop', async () => {
+    const sample = { ...drift.samples[0], isLocked: 'x' };
+    const some = { ...drift, samples: Array.from({ length: 60 }, () => sample) };
+    const answer = await receiver.handle({ ...good, body: JSON.stringify(some) });
+    expect(json(answer).issues).toHaveLength(60);
+    expect(json(answer).message).toMatch(/\(and 59 more issues\)$/);
   });
 
   it('500 handler_failed without internals when a handler throws; onError gets the cause', async () => {

@@ -56,6 +56,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
       test: (id) => core.webhooks.test(id),
       deliveries: (integrationId) => core.webhooks.attempts(integrationId),
       setPolicy: (policy) => core.webhooks.setPolicy(stripUndefined(parseOr400(PolicyBody, policy))),
+      runDue: () => core.webhooks.runDue(),
     },
     setRateLimit: (limit) => deps.rateLimiter.set(toRateLimit(limit)),
     // `body` is the parsed body, or a reader (the core passes one, so that the body is read only once

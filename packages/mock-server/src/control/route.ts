@@ -102,6 +102,8 @@ export interface WebhookControl {
   deliveries(integrationId?: string): DeliveryAttempt[];
   /** Changes the retry policy (attempts, baseDelayMs, timeoutMs). */
   setPolicy(policy: Partial<DeliveryPolicy>): DeliveryPolicy;
+  /** Sends the retries due by the mock's clock now (moving the clock does this too); resolves when they have finished. */
+  runDue(): Promise<void>;
 }
 
 /** The parts of a mock's state the control plane reaches directly (the pipeline stages' state). */

@@ -1,15 +1,15 @@
 /** Control routes: webhook integrations, their deliveries and the delivery policy. @module */
-import { z } from 'zod';
+import { DeliveryPolicyBody } from '../domain/delivery-policy.js';
 import type { DeliveryPolicy } from '../domain/webhooks.js';
 import { notFound } from '../errors.js';
 import { type ControlRoute, ok } from './route.js';
 
-/** Body of `PUT /__mock/deliveries/policy`. */
-export const PolicyBody = z.strictObject({
-  attempts: z.number().int().min(1).max(20).optional(),
-  baseDelayMs: z.number().int().min(0).max(600_000).optional(),
-  timeoutMs: z.number().int().min(1).max(600_000).optional(),
-});
+/**
+ * Body of `PUT /__mock/deliveries/policy`: `attempts` 1 to 10, `baseDelayMs` 100 to 60,000,
+ * `maxDelayMs` 100 to 600,000, `maxTotalMs` 1,000 to 3,600,000, `timeoutMs` 100 to 120,000; a value
+ * outside its range is a 400 naming the member, the range and what came.
+ */
+export const PolicyBody = DeliveryPolicyBody;
 
 /** The webhook routes. */
 export const webhooksRoutes: readonly ControlRoute[] = [
@@ -73,9 +73,18 @@ export const webhooksRoutes: readonly ControlRoute[] = [
     },
   },
   {
+    method: 'POST',
+    path: '/__mock/deliveries/run-due',
+    summary: "send the retries due by the mock's clock now",
+    handler: async ({ plane }) => {
+      await plane.webhooks.runDue();
+      return ok(plane.webhooks.deliveries());
+    },
+  },
+  {
     method: 'PUT',
     path: '/__mock/deliveries/policy',
-    summary: 'delivery retries: { attempts, baseDelayMs, timeoutMs }',
+    summary: 'delivery retries: { attempts, baseDelayMs, maxDelayMs, maxTotalMs, timeoutMs }',
     body: PolicyBody,
     handler: ({ plane, body }) => ok(plane.webhooks.setPolicy(body as Partial<DeliveryPolicy>)),
   },

@@ -1,12 +1,14 @@
 import { type ControlAccess, checkControlAccess } from '../control/access.js';
 import { createControlPlane } from '../control/plane.js';
 import type { ControlPlane } from '../control/route.js';
+import { type DeliveryPolicy, toDeliveryPolicy } from '../domain/delivery-policy.js';
 import { dryRunGuardrails } from '../domain/dry-run.js';
 import { EventRecorder } from '../domain/events.js';
 import { recordFindingOnStack } from '../domain/findings.js';
 import { dispatchNotification, outboxOf, queueNotification } from '../domain/notify.js';
+import { type RetentionBounds, toRetentionBounds } from '../domain/retention.js';
 import { type DomainServices, simulateRunOnWorkspace } from '../domain/simulate.js';
-import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy, WebhookHub } from '../domain/webhooks.js';
+import { WebhookHub } from '../domain/webhooks.js';
 import { type HandlerServices, operations } from '../operations/index.js';
 import { authenticate } from '../pipeline/authenticate.js';
 import { DEFAULT_MAX_BODY_BYTES, RequestBody } from '../pipeline/body.js';
@@ -87,8 +89,20 @@ export interface MockOptions {
   delayMs?: number;
   /** The `fetch` webhook deliveries use. Default: the global `fetch`. */
   webhookFetch?: typeof fetch;
-  /** Delivery retries: attempts (5), first delay (1000 ms, doubled each time), timeout per attempt (10000 ms). */
+  /**
+   * Delivery retries: `attempts` (1 to 10, default 5), `baseDelayMs` (the first delay, doubled each
+   * time, with seeded jitter; 100 to 60,000, default 1,000), `maxDelayMs` (the longest delay, which also
+   * caps a `Retry-After`; 100 to 600,000, default 60,000), `maxTotalMs` (all retries of one delivery;
+   * 1,000 to 3,600,000, default 600,000), `timeoutMs` (per attempt; 100 to 120,000, default 10,000).
+   * Out of range: a `RangeError` naming the member.
+   */
   deliveryPolicy?: Partial<DeliveryPolicy>;
+  /**
+   * Retention bounds, oldest dropped first: `eventsPerAccount` (1,100,000), `outboxPerAccount`
+   * (1,000), `deliveryAttempts` (10,000), `waitingRetries` (10,000). Out of range: a `RangeError`
+   * naming the bound.
+   */
+  retention?: Partial<RetentionBounds>;
   /** A rate limit per client address; off by default. `true` is the service's 500 per 60 s. */
   rateLimit?: boolean | { limit: number; windowSeconds: number };
   /** The largest API request body, bytes (413 beyond, before it is read in full). Default 1 MiB. */
@@ -142,6 +156,8 @@ interface StartConfiguration {
   readonly rateLimit: RateLimit | undefined;
   /** The webhook delivery retry policy. */
   readonly deliveryPolicy: DeliveryPolicy;
+  /** The retention bounds. */
+  readonly retention: RetentionBounds;
   /** The delay added to every API answer, milliseconds. */
   readonly delayMs: number;
   /** The journal's bounds. */
@@ -166,7 +182,8 @@ function startConfiguration(options: MockOptions): StartConfiguration {
       ? { snapshot: JSON.stringify(options.state) }
       : { seed: options.seed ?? DEFAULT_SEED, sizes: { ...DEFAULT_SIZES, ...options.sizes } },
     rateLimit: toRateLimit(options.rateLimit),
-    deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, ...options.deliveryPolicy },
+    deliveryPolicy: toDeliveryPolicy(options.deliveryPolicy),
+    retention: toRetentionBounds(options.retention),
     delayMs: options.delayMs ?? 0,
     journal: {
       limit: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
@@ -211,6 +228,7 @@ export class MockCore {
     () => this.#random,
     () => this.now(),
     (account, entry) => dispatchNotification(this.webhooks, account, entry),
+    () => this.#start.retention,
   );
   /** Webhook integrations and deliveries. */
   readonly webhooks: WebhookHub;
@@ -246,12 +264,30 @@ export class MockCore {
     this.#faults = new FaultBook({ delayMs: this.#start.delayMs });
     this.#rateLimiter = new RateLimiter(this.#start.rateLimit);
     this.#clock = new MovableClock(options.clock ?? Date.now);
-    this.clock = this.#clock;
+    // Moving the clock (in process or over POST /__mock/clock) sends the delivery retries that became due.
+    const clock = this.#clock;
+    this.clock = {
+      now: clock.now,
+      set: (instant) => {
+        clock.set(instant);
+        void this.webhooks.runDue();
+      },
+      advance: (ms) => {
+        clock.advance(ms);
+        void this.webhooks.runDue();
+      },
+      resume: () => {
+        clock.resume();
+        void this.webhooks.runDue();
+      },
+    };
     this.webhooks = new WebhookHub({
       now: () => this.now(),
       newId: () => this.#services.newId(),
       ...(options.webhookFetch ? { fetch: options.webhookFetch } : {}),
       policy: this.#start.deliveryPolicy,
+      seed: () => this.store.origin.seed,
+      retention: this.#start.retention,
     });
     this.#resettable = {
       data: { reset: () => this.#load(this.#start.data) },

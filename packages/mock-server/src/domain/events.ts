@@ -2,6 +2,7 @@ import type { Event, EventType, MutationType, WebhookPayload } from '@iacm/sdk/c
 import type { Random } from '../store/random.js';
 import type { OutboxEntry } from '../store/state.js';
 import type { AccountStore } from '../store/store.js';
+import { DEFAULT_RETENTION, type RetentionBounds } from './retention.js';
 
 // The outbox is part of the account's store, so its entry type lives there (store/state.ts).
 export type { OutboxEntry } from '../store/state.js';
@@ -27,25 +28,62 @@ export interface EventInput {
   attributes: Record<string, string | number | boolean | undefined>;
 }
 
-/** Records events and queued notifications for one mock. */
+/** How many records a retention bound dropped from one account. */
+export interface DroppedRecords {
+  /** Events dropped (the oldest) to keep the account within `eventsPerAccount`. */
+  events: number;
+  /** Outbox entries dropped (the oldest) to keep the outbox within `outboxPerAccount`. */
+  outbox: number;
+}
+
+/** What the recorder knows of one account: what it dropped, and how many events it may hold. */
+interface AccountRetention extends DroppedRecords {
+  /** The most events the account holds: the bound, or what it was loaded with when that is more. */
+  maxEvents: number;
+}
+
+/** Records events and queued notifications for one mock, within the retention bounds. */
 export class EventRecorder {
   readonly #random: () => Random;
   readonly #now: () => number;
   readonly #onQueued: (account: AccountStore, entry: OutboxEntry) => void;
+  readonly #bounds: () => Pick<RetentionBounds, 'eventsPerAccount' | 'outboxPerAccount'>;
+  /** Per account store: a reset or a new state makes new stores, so the counts start again. */
+  readonly #retention = new WeakMap<AccountStore, AccountRetention>();
 
   /**
    * @param random the mock's runtime generator (read at each use: it changes on reset).
    * @param now the mock's clock.
    * @param onQueued called for each queued notification (the webhook hub delivers it).
+   * @param bounds the retention bounds (read at each use; checked by `toRetentionBounds`). Default
+   *   {@link DEFAULT_RETENTION}.
    */
   constructor(
     random: () => Random,
     now: () => number,
     onQueued: (account: AccountStore, entry: OutboxEntry) => void = () => {},
+    bounds: () => Pick<RetentionBounds, 'eventsPerAccount' | 'outboxPerAccount'> = () => DEFAULT_RETENTION,
   ) {
     this.#random = random;
     this.#now = now;
     this.#onQueued = onQueued;
+    this.#bounds = bounds;
+  }
+
+  /** How many events and outbox entries the retention bounds dropped from an account so far. */
+  dropped(account: AccountStore): DroppedRecords {
+    const known = this.#retention.get(account);
+    return { events: known?.events ?? 0, outbox: known?.outbox ?? 0 };
+  }
+
+  #retentionOf(account: AccountStore): AccountRetention {
+    let known = this.#retention.get(account);
+    if (!known) {
+      // Seen for the first time: what it was loaded with stays, even beyond the bound.
+      known = { events: 0, outbox: 0, maxEvents: account.events.size };
+      this.#retention.set(account, known);
+    }
+    return known;
   }
 
   /** Adds an event to the account's event center (seen by queries, facets and tokens at once). */
@@ -68,7 +106,16 @@ export class EventRecorder {
           .map(([key, value]) => ({ key, value: String(value) })),
       },
     };
+    const retention = this.#retentionOf(account);
     account.events.insert(event);
+    const max = Math.max(this.#bounds().eventsPerAccount, retention.maxEvents);
+    while (account.events.size > max) {
+      // The oldest by timestamp (then id): the end of the event center's newest-first order.
+      const oldest = account.events.scan('event_timestamp', 1).next();
+      if (oldest.done) break;
+      account.events.delete(oldest.value.id);
+      retention.events += 1;
+    }
     return event;
   }
 
@@ -81,6 +128,11 @@ export class EventRecorder {
       payload,
     };
     account.outbox.push(entry);
+    const excess = account.outbox.length - this.#bounds().outboxPerAccount;
+    if (excess > 0) {
+      account.outbox.splice(0, excess);
+      this.#retentionOf(account).outbox += excess;
+    }
     this.#onQueued(account, entry);
     return entry;
   }

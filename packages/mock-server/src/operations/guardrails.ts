@@ -60,6 +60,32 @@ function ruleEvent(
   });
 }
 
+/**
+ * A notification configuration belongs to exactly one rule (deleting the rule deletes it): a 409
+ * naming `notificationId` when a rule other than `ruleId` holds this one.
+ */
+function checkNotificationFree(
+  account: AccountStore,
+  notificationId: string,
+  ruleId: string | undefined,
+): void {
+  for (const other of account.rules.values()) {
+    if (other.id === ruleId || other.notificationId?.toLowerCase() !== notificationId) continue;
+    const message = `body.notificationId: notification configuration "${notificationId}" belongs to rule "${other.id}"; a notification configuration belongs to exactly one rule (deleting the rule deletes it): omit notificationId to get a new one`;
+    throw new HttpError(409, 'conflict', message, {
+      issues: [
+        {
+          location: 'body',
+          path: 'notificationId',
+          message,
+          expected: 'a notification configuration no other rule holds',
+          received: `the notification configuration of rule "${other.id}"`,
+        },
+      ],
+    });
+  }
+}
+
 function findRule(account: AccountStore, rawId: string): GuardrailRule {
   const id = pathIdToObjectId(rawId);
   const rule = id === undefined ? undefined : account.rules.get(id);
@@ -95,6 +121,7 @@ export const guardrailsOperations = {
     if (notificationId !== undefined) {
       const existing = account.notifications.get(notificationId);
       if (!existing) throw notFound('notification configuration', notificationId);
+      checkNotificationFree(account, notificationId, undefined);
       account.notifications.set(notificationId, { ...existing, ruleId: id });
     } else {
       notificationId = ctx.services.newId();
@@ -131,12 +158,16 @@ export const guardrailsOperations = {
     if (body.accountId !== undefined && body.accountId.toLowerCase() !== account.account.id) {
       throw new HttpError(403, 'forbidden', 'body.accountId: a rule cannot be moved to another account');
     }
-    if (body.notificationId !== undefined && !account.notifications.has(body.notificationId.toLowerCase())) {
+    const notificationId = body.notificationId?.toLowerCase();
+    const notification = notificationId === undefined ? undefined : account.notifications.get(notificationId);
+    if (body.notificationId !== undefined && !notification) {
       throw notFound('notification configuration', body.notificationId);
     }
+    if (notificationId !== undefined) checkNotificationFree(account, notificationId, rule.id);
     const { createdAt: _c, updatedAt: _u, accountId: _a, ...changes } = body;
     const merged = { ...rule, ...changes, updatedAt: toTimestamp(ctx.services.now()) } as GuardrailRule;
     if (changes.name !== undefined) merged.name = changes.name.trim();
+    if (notificationId !== undefined) merged.notificationId = notificationId;
     const problems = criteriaProblems(merged.type as never, merged.criteria as never);
     if (problems.length > 0) {
       throw validationError(
@@ -148,6 +179,10 @@ export const guardrailsOperations = {
       );
     }
     account.rules.set(rule.id, merged);
+    // The configuration now belongs to this rule (one no rule held, or its own).
+    if (notification && notification.ruleId !== rule.id) {
+      account.notifications.set(notification.id, { ...notification, ruleId: rule.id });
+    }
     ruleEvent(ctx, account, merged, 'update');
     return { id: merged.id, name: merged.name, enabled: merged.isEnabled, updatedAt: merged.updatedAt };
   },

@@ -9,11 +9,17 @@
  * - Media type: raw text must be JSON (`Content-Type: application/json` or `+json`, or no content
  *   type): 415 for another media type.
  * - JSON: 400 `invalid_json` for text that is not JSON.
+ * - Shape bounds: before any schema sees it, a cheap iterative walk (the contract's
+ *   `checkJsonBounds`) refuses a body nested more than 64 levels, with an array or object of more than
+ *   10,000 entries, or more than 1,000,000 values: 400 `validation_failed` naming the path and the
+ *   limit. So validation never works on absurd input, and nothing the mock stores is too deep to
+ *   serialise.
  *
  * A body the adapter parsed itself (`MockRequest.body`) is taken as it is.
  *
  * @module
  */
+import { checkJsonBounds } from '@iacm/sdk/contract';
 import type { BodyReadProblem, RawBody } from '@iacm/webhook-receiver';
 import { type MockRequest, readHeader } from '../core/http.js';
 import { HttpError } from '../errors.js';
@@ -135,8 +141,9 @@ export function parseJsonText(text: string, contentType: string | undefined): un
       `expected a JSON body with Content-Type: application/json, received Content-Type: ${truncate(contentType)}`,
     );
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new HttpError(
       400,
@@ -144,6 +151,14 @@ export function parseJsonText(text: string, contentType: string | undefined): un
       `the body is not valid JSON: ${truncate((error as Error).message)}`,
     );
   }
+  const problem = checkJsonBounds(value);
+  if (problem) {
+    const { location, path, message, expected, received } = problem;
+    throw new HttpError(400, 'validation_failed', message, {
+      issues: [{ location, path, message, expected, received }],
+    });
+  }
+  return value;
 }
 
 function truncate(text: string): string {

@@ -6,6 +6,7 @@
  */
 import type { MockRequest, MockResponse } from '../core/http.js';
 import { isSecretHeader, REDACTED, redactBody, redactQuery } from '../core/redact.js';
+import { redactUrl } from '../domain/webhook-url.js';
 import { parseQuery } from './request.js';
 
 /** How many requests the journal keeps by default. */
@@ -164,7 +165,7 @@ export class Journal {
       try {
         const value = body();
         const size = approximateJsonBytes(value, this.#maxBodyBytes);
-        recorded = size > this.#maxBodyBytes ? tooLargeToKeep(size) : redactBody(value);
+        recorded = size > this.#maxBodyBytes ? tooLargeToKeep(size) : redactUrlMember(redactBody(value));
       } catch {
         recorded = '[not JSON]';
       }
@@ -231,4 +232,16 @@ export function approximateJsonBytes(value: unknown, cap: number): number {
     }
   }
   return total;
+}
+
+/**
+ * A body whose top-level `url` member (a webhook integration's) is shown with its user name, password
+ * and secret-looking query parameters redacted; any other body as it is.
+ */
+function redactUrlMember(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const url = (body as { url?: unknown }).url;
+  if (typeof url !== 'string') return body;
+  const shown = redactUrl(url);
+  return shown === url ? body : { ...body, url: shown };
 }

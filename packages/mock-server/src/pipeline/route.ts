@@ -12,6 +12,7 @@ import {
   type FieldIssue,
   fieldIssuesFromZod,
   type IssueLocation,
+  limitIssues,
   matchPath,
 } from '@iacm/sdk/contract';
 import type { z } from 'zod';
@@ -111,7 +112,7 @@ export function validateInput(
   } else {
     input = check(definition.body, sent ?? {}, 'body', issues);
   }
-  if (issues.length > 0) throw validationError(issues);
+  if (issues.length > 0) throw validationError(limitIssues(issues));
   return { params: params as Record<string, string>, query: checkedQuery, body: input };
 }
 

@@ -170,3 +170,21 @@ describe('a non-loopback bind (M3)', () => {
     await running.close();
   });
 });
+
+describe('a deeply nested fault body (L4)', () => {
+  it('is refused when it is added over HTTP, so that listing faults never fails to serialise', async () => {
+    const core = new MockCore({ sizes: { workspaces: 3, events: 10 } });
+    const depth = 5_000;
+    const res = await core.handle({
+      method: 'POST',
+      path: '/__mock/faults',
+      headers: { 'content-type': 'application/json' },
+      rawBody: `{"path":"/v2/health","status":500,"body":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain('at most 64 levels');
+    const listed = await core.handle({ method: 'GET', path: '/__mock/faults' });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([]);
+  });
+});

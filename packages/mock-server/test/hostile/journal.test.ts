@@ -95,4 +95,24 @@ describe('the journal holds under hostile input (H1)', () => {
       { note: 'kept only for 400' },
     ]);
   });
+
+  it('writes a webhook URL with its user name, password and secret query values redacted (L2)', () => {
+    const journal = new Journal();
+    journal.record(
+      { method: 'POST', path: '/__mock/integrations/webhook' },
+      ok,
+      journal.nextRequestId(),
+      0,
+      0,
+      () => ({
+        nickname: 'hook',
+        url: 'https://user:pw-very-secret@hooks.example.test/in?token=tok-very-secret&team=a',
+      }),
+    );
+    const text = JSON.stringify(journal.list());
+    expect(text).not.toContain('pw-very-secret');
+    expect(text).not.toContain('tok-very-secret');
+    expect(text).toContain('hooks.example.test/in');
+    expect(text).toContain('team=a');
+  });
 });

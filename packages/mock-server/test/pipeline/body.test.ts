@@ -111,4 +111,30 @@ describe('body stage', () => {
     const wide = new RequestBody({ method: 'POST', path: '/', rawBody: `"${'€'.repeat(400)}"` });
     expect(await codeOf(wide.value(LIMIT))).toBe('413 payload_too_large');
   });
+
+  it('refuses a body nested deeper than 64 levels with a 400 naming the limit, before any schema (L4)', async () => {
+    const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}}`;
+    expect(
+      await new RequestBody({ method: 'POST', path: '/', rawBody: nested(64) }).value(1 << 30),
+    ).toBeTruthy();
+    const deep = new RequestBody({ method: 'POST', path: '/', rawBody: nested(200_000) });
+    const error = await deep.value(1 << 30).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(400);
+    expect((error as HttpError).message).toContain('at most 64 levels');
+    expect((error as HttpError).issues).toHaveLength(1);
+  });
+
+  it('refuses an array of more than 10,000 items with one issue, not one per item (M6)', async () => {
+    const body = new RequestBody({
+      method: 'POST',
+      path: '/',
+      rawBody: `{"filters":{"labels":[${Array(100_000).fill('0').join(',')}]}}`,
+    });
+    const error = (await body.value(1 << 30).catch((e: unknown) => e)) as HttpError;
+    expect(error.status).toBe(400);
+    expect(error.issues).toEqual([
+      expect.objectContaining({ path: 'filters.labels', expected: 'at most 10000 items' }),
+    ]);
+  });
 });

@@ -128,6 +128,11 @@ export const FieldIssue = z.looseObject({
   expected: z.string().optional(),
   /** A short description of what came (never a secret value; long strings are summarised). */
   received: z.string().optional(),
+  /**
+   * Only on the last issue of a list that was cut at {@link MAX_LISTED_ISSUES}: how many more issues
+   * there were, not listed. That issue's `path` is `""` and its message says how many.
+   */
+  omitted: z.number().int().min(1).optional(),
 });
 /** One field-level problem of a request that failed validation. */
 export interface FieldIssue {
@@ -141,7 +146,19 @@ export interface FieldIssue {
   expected?: string | undefined;
   /** A short description of what came (never a secret value; long strings are summarised). */
   received?: string | undefined;
+  /**
+   * Only on the last issue of a list that was cut at {@link MAX_LISTED_ISSUES}: how many more issues
+   * there were, not listed. That issue's `path` is `""` and its message says how many.
+   */
+  omitted?: number | undefined;
 }
+
+/**
+ * At most this many issues are listed in one answer or error (`validation_failed`,
+ * `RequestValidationError`): past it, one last issue with `omitted` counts the rest. The webhook
+ * receiver's `invalid_payload` lists at most as many, and stops validating there.
+ */
+export const MAX_LISTED_ISSUES = 100;
 
 /**
  * The one error body every error answer carries (status 4xx and 5xx), the mock's and what the SDK reads.
@@ -225,6 +242,11 @@ export interface IssueFormat {
   readonly label: (where: string) => string;
   /** The wording. Default `request`. */
   readonly dialect?: IssueDialect;
+  /**
+   * The most issues written; past it, one more issue with `omitted` counts the rest. Default
+   * {@link MAX_LISTED_ISSUES} (100).
+   */
+  readonly max?: number;
 }
 
 /** One issue as {@link zodIssues} writes it: a {@link FieldIssue} without its location. */
@@ -237,6 +259,8 @@ export interface ZodIssueText {
   expected?: string | undefined;
   /** A short description of what came. */
   received: string;
+  /** Only on the last issue of a list that was cut: how many more issues there were, not listed. */
+  omitted?: number | undefined;
 }
 
 function expectedOf(issue: z.core.$ZodIssue, dialect: IssueDialect): string | undefined {
@@ -281,51 +305,89 @@ function expectedOf(issue: z.core.$ZodIssue, dialect: IssueDialect): string | un
  * issues, one per problem, each naming the field (its dotted path), what was expected and what
  * came. Members a strict schema does not know are reported one by one and described by their kind
  * only. Of a union that failed, the branch that got furthest is reported.
+ *
+ * At most `format.max` issues (default {@link MAX_LISTED_ISSUES}, 100) are written; when there are
+ * more, one last issue (path `""`) says how many more there are, in its message and in `omitted`.
+ * The work is linear in the size of the zod error, without recursion: only the listed issues are
+ * formatted, the rest are only counted.
  * @param error the zod error of parsing `input`.
  * @param input the value that was parsed, to describe what came.
- * @param format how to name the field in a message, and the wording ({@link IssueDialect}).
+ * @param format how to name the field in a message, the wording ({@link IssueDialect}) and the cap.
  */
 export function zodIssues(error: z.ZodError, input: unknown, format: IssueFormat): ZodIssueText[] {
   const dialect = format.dialect ?? 'request';
+  const max = format.max ?? MAX_LISTED_ISSUES;
   const issues: ZodIssueText[] = [];
-  const visit = (list: ReadonlyArray<z.core.$ZodIssue>, prefix: ReadonlyArray<PropertyKey>) => {
-    for (const issue of list) {
-      const path = [...prefix, ...issue.path];
-      if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) {
-          const where = formatIssuePath([...path, key]);
-          issues.push({
-            path: where,
-            message: `${format.label(where)}: unknown member "${key}"; expected only documented members`,
-            expected: 'only documented members',
-            received: describeKind(valueAt(input, [...path, key])),
-          });
+  let omitted = 0;
+  /** The issue lists still to read, innermost last: a union's best branch is read where it stands. */
+  const stack: Array<{ list: ReadonlyArray<z.core.$ZodIssue>; index: number; prefix: PropertyKey[] }> = [
+    { list: error.issues, index: 0, prefix: [] },
+  ];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as (typeof stack)[number];
+    const issue = frame.list[frame.index++];
+    if (issue === undefined) {
+      stack.pop();
+      continue;
+    }
+    if (issue.code === 'unrecognized_keys') {
+      for (let i = 0; i < issue.keys.length; i++) {
+        if (issues.length >= max) {
+          omitted += issue.keys.length - i;
+          break;
         }
+        const key = issue.keys[i] as string;
+        const path = [...frame.prefix, ...issue.path, key];
+        const where = formatIssuePath(path);
+        issues.push({
+          path: where,
+          message: `${format.label(where)}: unknown member "${key}"; expected only documented members`,
+          expected: 'only documented members',
+          received: describeKind(valueAt(input, path)),
+        });
+      }
+      continue;
+    }
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      // Report the branch that got furthest (the one with the fewest, deepest issues), or, when
+      // every branch failed at the value itself, the one branch whose type matched.
+      const furthest = furthestBranch(issue.errors);
+      const best = furthest && depth(furthest) > 0 ? furthest : matchedBranch(issue.errors);
+      if (best) {
+        stack.push({ list: best, index: 0, prefix: [...frame.prefix, ...issue.path] });
         continue;
       }
-      if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-        // Report the branch that got furthest (the one with the fewest, deepest issues).
-        const best = [...issue.errors].sort((a, b) => depth(b) - depth(a) || a.length - b.length)[0];
-        if (best && depth(best) > 0) {
-          visit(best, path);
-          continue;
-        }
-      }
-      const where = formatIssuePath(path);
-      const value = valueAt(input, path);
-      const received = dialect === 'request' ? describeSafely(value, path) : describe(value);
-      const expected = expectedOf(issue, dialect);
-      const generic = issue.message.startsWith(dialect === 'request' ? 'Invalid input' : 'Invalid');
-      const base = generic && expected ? `expected ${expected}` : issue.message;
-      const message = `${format.label(where)}: ${base}, received ${received}`;
-      // (Members in the order each wording has always written them.)
-      if (expected === undefined) issues.push({ path: where, message, received });
-      else if (dialect === 'request') issues.push({ path: where, message, received, expected });
-      else issues.push({ path: where, message, expected, received });
     }
-  };
-  visit(error.issues, []);
+    if (issues.length >= max) {
+      omitted++;
+      continue;
+    }
+    const path = [...frame.prefix, ...issue.path];
+    const where = formatIssuePath(path);
+    const value = valueAt(input, path);
+    const received = dialect === 'request' ? describeSafely(value, path) : describe(value);
+    const expected = expectedOf(issue, dialect);
+    const generic = issue.message.startsWith(dialect === 'request' ? 'Invalid input' : 'Invalid');
+    const base = generic && expected ? `expected ${expected}` : issue.message;
+    const message = `${format.label(where)}: ${base}, received ${received}`;
+    // (Members in the order each wording has always written them.)
+    if (expected === undefined) issues.push({ path: where, message, received });
+    else if (dialect === 'request') issues.push({ path: where, message, received, expected });
+    else issues.push({ path: where, message, expected, received });
+  }
+  if (omitted > 0) issues.push(omittedIssue(format.label(''), omitted, max));
   return issues;
+}
+
+/** The last issue of a list cut at `max`: how many more there were. */
+function omittedIssue(label: string, omitted: number, max: number): ZodIssueText & { omitted: number } {
+  const more = `${omitted} more issue${omitted > 1 ? 's' : ''}`;
+  return {
+    path: '',
+    message: `${label}: ${more} not listed (an answer lists at most ${max})`,
+    received: more,
+    omitted,
+  };
 }
 
 /**
@@ -333,6 +395,8 @@ export function zodIssues(error: z.ZodError, input: unknown, format: IssueFormat
  * problem, each naming the field (its location and dotted path, as in `body.filters.status[0]`),
  * what was expected and what came. Values are described, not echoed, when long, when the member
  * looks like a credential (`secretKey`, `password`, `token`, ...) or when the member is unknown.
+ * At most {@link MAX_LISTED_ISSUES} issues are listed; past them, one last issue with `omitted`
+ * counts the rest (see {@link limitIssues} to cap issues of several parts together).
  * @param error the zod error of parsing `input`.
  * @param location which part of the request `input` is.
  * @param input the value that was parsed, to describe what came.
@@ -342,17 +406,89 @@ export function fieldIssuesFromZod(error: z.ZodError, location: IssueLocation, i
   return zodIssues(error, input, { label }).map((issue) => ({ location, ...issue }));
 }
 
-function depth(issues: ReadonlyArray<z.core.$ZodIssue>): number {
-  return Math.max(0, ...issues.map((issue) => issue.path.length));
+/**
+ * Caps a list of field issues gathered from several parts of a request (path, query, body) at `max`:
+ * the first `max` issues are kept and one last issue (path `""`, `omitted` set) counts the others,
+ * including those that the lists' own `omitted` issues counted. A list within the cap is returned as
+ * it is (its `omitted` issues merged into one). Linear in the list.
+ * @param issues the issues, in the order to list them.
+ * @param max the most issues to keep. Default {@link MAX_LISTED_ISSUES} (100).
+ */
+export function limitIssues(
+  issues: ReadonlyArray<FieldIssue>,
+  max: number = MAX_LISTED_ISSUES,
+): FieldIssue[] {
+  const kept: FieldIssue[] = [];
+  let omitted = 0;
+  let location: IssueLocation | undefined;
+  for (const issue of issues) {
+    if (issue.omitted !== undefined) {
+      omitted += issue.omitted;
+      location ??= issue.location;
+    } else if (kept.length < max) {
+      kept.push(issue);
+    } else {
+      omitted++;
+      location ??= issue.location;
+    }
+  }
+  if (omitted > 0 && location !== undefined) {
+    kept.push({ location, ...omittedIssue(location, omitted, max) });
+  }
+  return kept;
+}
+
+/** The branch of a failed union that got furthest: the deepest, then the one with the fewest issues. */
+function furthestBranch(
+  branches: ReadonlyArray<ReadonlyArray<z.core.$ZodIssue>>,
+): ReadonlyArray<z.core.$ZodIssue> | undefined {
+  let best: ReadonlyArray<z.core.$ZodIssue> | undefined;
+  let bestDepth = -1;
+  for (const branch of branches) {
+    const d = depth(branch);
+    if (d > bestDepth || (d === bestDepth && best !== undefined && branch.length < best.length)) {
+      best = branch;
+      bestDepth = d;
+    }
+  }
+  return best;
 }
 
 /**
- * Summarises field issues as one message: the first issue's message, and how many more there are.
+ * The one branch of a union that failed only on its own checks (its type matched: no `invalid_type`
+ * issue), when exactly one did: an array over its maximum in a union of an array and an object.
+ */
+function matchedBranch(
+  branches: ReadonlyArray<ReadonlyArray<z.core.$ZodIssue>>,
+): ReadonlyArray<z.core.$ZodIssue> | undefined {
+  let matched: ReadonlyArray<z.core.$ZodIssue> | undefined;
+  for (const branch of branches) {
+    if (branch.length === 0 || branch.some((issue) => issue.code === 'invalid_type')) continue;
+    if (matched !== undefined) return undefined;
+    matched = branch;
+  }
+  return matched;
+}
+
+/** The longest path of a list of issues (a loop: a list may hold any number of issues). */
+function depth(issues: ReadonlyArray<z.core.$ZodIssue>): number {
+  let deepest = 0;
+  for (const issue of issues) if (issue.path.length > deepest) deepest = issue.path.length;
+  return deepest;
+}
+
+/**
+ * Summarises field issues as one message: the first issue's message, and how many more there are
+ * (those listed and those an `omitted` issue counts).
  */
 export function summariseIssues(issues: ReadonlyArray<FieldIssue>): string {
-  const [first, ...rest] = issues;
+  let first: FieldIssue | undefined;
+  let more = 0;
+  for (const issue of issues) {
+    if (issue.omitted !== undefined) more += issue.omitted;
+    else if (first === undefined) first = issue;
+    else more++;
+  }
   if (!first) return 'the request is invalid';
-  return rest.length === 0
-    ? first.message
-    : `${first.message} (and ${rest.length} more issue${rest.length > 1 ? 's' : ''})`;
+  return more === 0 ? first.message : `${first.message} (and ${more} more issue${more > 1 ? 's' : ''})`;
 }

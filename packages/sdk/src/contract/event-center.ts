@@ -7,6 +7,7 @@ import {
   MUTATION_TYPES,
   type MutationType,
 } from './enums.js';
+import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES } from './limits.js';
 import { openEnum, Timestamp, Uuid } from './primitives.js';
 
 /** Maximum `size` of `POST /v2/event-center` (spec §8). */
@@ -38,7 +39,7 @@ function timeWindow<S extends z.core.$ZodLooseShape>(extra: S) {
 /** An event center filter: events whose `key` field holds one of `values`. */
 export const EventFilter = z.strictObject({
   key: EventFieldName,
-  values: z.array(z.string()).min(1, { error: 'expected at least one value' }),
+  values: z.array(z.string()).min(1, { error: 'expected at least one value' }).max(MAX_REQUEST_LIST_VALUES),
 });
 /** An event center filter: events whose `key` field holds one of `values`. */
 export interface EventFilter {
@@ -84,7 +85,7 @@ export interface EventQuery extends TimeWindow {
 export const EventQueryBody = z.strictObject({
   query: timeWindow({
     searchText: z.string().max(256).optional(),
-    filters: z.array(EventFilter).optional(),
+    filters: z.array(EventFilter).max(MAX_REQUEST_LIST_ITEMS).optional(),
   }).optional(),
   facets: z.array(FacetRequest).max(EVENT_FIELD_NAMES.length).optional(),
   size: z.number().int().min(1).max(MAX_EVENT_PAGE_SIZE).optional(),

@@ -10,6 +10,7 @@ import {
   TAG_ENFORCEMENT_MODES,
   type TagEnforcementMode,
 } from './enums.js';
+import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES } from './limits.js';
 import {
   filterValues,
   type IncludeExclude,
@@ -23,6 +24,14 @@ import {
   sortSchema,
   Timestamp,
 } from './primitives.js';
+
+/**
+ * A list of strings of a request (`strict`: at most {@link MAX_REQUEST_LIST_VALUES}) or of an answer
+ * (any length).
+ */
+function modeStrings(mode: Strictness): z.ZodArray<z.ZodString> {
+  return mode === 'strict' ? z.array(z.string()).max(MAX_REQUEST_LIST_VALUES) : z.array(z.string());
+}
 
 /** Builds the guardrail rule parts, strict (request bodies) or loose (responses). */
 function guardrailParts<M extends Strictness>(mode: M) {
@@ -48,15 +57,18 @@ function guardrailParts<M extends Strictness>(mode: M) {
     policies: list,
   });
   const resource = modeObject(mode, {
-    actions: z.array(modeEnum(mode, RESOURCE_ACTIONS)).optional(),
+    actions: (mode === 'strict'
+      ? z.array(modeEnum(mode, RESOURCE_ACTIONS)).max(MAX_REQUEST_LIST_VALUES)
+      : z.array(modeEnum(mode, RESOURCE_ACTIONS))
+    ).optional(),
     regions: list,
     assetTypes: list,
-    specificResources: z.array(z.string()).optional(),
+    specificResources: modeStrings(mode).optional(),
   });
   const tag = modeObject(mode, {
     tagEnforcementMode: modeEnum(mode, TAG_ENFORCEMENT_MODES),
-    requiredTags: z.array(z.string()).optional(),
-    requiredValues: z.record(z.string(), z.array(z.string())).optional(),
+    requiredTags: modeStrings(mode).optional(),
+    requiredValues: z.record(z.string(), modeStrings(mode)).optional(),
   });
   const criteria = modeObject(mode, {
     cost: cost.optional(),
@@ -241,7 +253,7 @@ export interface GuardrailFilters extends GuardrailFilterMembers {
 
 /** The body of `POST /v2/guardrails/search`. Every member is optional. */
 export const GuardrailSearchBody = z.strictObject({
-  projection: z.array(z.enum(GUARDRAIL_FIELDS)).optional(),
+  projection: z.array(z.enum(GUARDRAIL_FIELDS)).max(MAX_REQUEST_LIST_ITEMS).optional(),
   searchValue: z.string().max(256).optional(),
   filters: GuardrailFilters.optional(),
   sort: sortSchema(GUARDRAIL_SORT_FIELDS).optional(),

@@ -9,13 +9,15 @@ import {
   VCS_TYPES,
   type VcsType,
 } from './enums.js';
+import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES } from './limits.js';
 import { AggregationBucket, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, openEnum, Timestamp } from './primitives.js';
 
 /** A non-negative integer paging member of an IaC explorer body. */
 const pageNumber = z.number().int().min(0);
 /** A page size member of an IaC explorer body: 1 to {@link MAX_PAGE_SIZE}. */
 const pageSize = z.number().int().min(1).max(MAX_PAGE_SIZE);
-const strings = z.array(z.string());
+/** A list of strings of a request's `screenFilters`. */
+const strings = z.array(z.string()).max(MAX_REQUEST_LIST_VALUES);
 
 /**
  * Paging members of the IaC explorer bodies. `page` is zero-based; `pageNumber` is an alias of
@@ -411,8 +413,14 @@ export const ModuleQueryBody = z
     screenFilters: ModuleScreenFilters.optional(),
     freeTextSearch: z.string().max(256).optional(),
     size: pageSize.optional(),
-    sort: z.array(z.looseObject({ field: z.enum(MODULE_SORT_FIELDS), order: TextSortOrder })).optional(),
-    sortArr: z.array(z.looseObject({ field: z.enum(MODULE_SORT_FIELDS), sort: TextSortOrder })).optional(),
+    sort: z
+      .array(z.looseObject({ field: z.enum(MODULE_SORT_FIELDS), order: TextSortOrder }))
+      .max(MAX_REQUEST_LIST_ITEMS)
+      .optional(),
+    sortArr: z
+      .array(z.looseObject({ field: z.enum(MODULE_SORT_FIELDS), sort: TextSortOrder }))
+      .max(MAX_REQUEST_LIST_ITEMS)
+      .optional(),
   })
   .superRefine((body, ctx) => {
     checkPagingAliases(body, ctx);

@@ -14,6 +14,7 @@ export * from './errors.js';
 export * from './event-center.js';
 export * from './guardrails.js';
 export * from './iac-explorer.js';
+export * from './json-bounds.js';
 export * from './limits.js';
 export * from './primitives.js';
 export * from './redaction.js';

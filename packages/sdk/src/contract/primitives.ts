@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES } from './limits.js';
 
 /**
  * Pattern of a record identifier inside a body (spec §2): 24 hexadecimal characters.
@@ -168,10 +169,14 @@ export function describe(value: unknown): string {
 
 /**
  * A member of the `filters` objects that lists accepted values: a non-empty array of strings (any
- * value matches). An empty array is refused, since it would match nothing and is almost always a bug.
+ * value matches), of at most {@link MAX_REQUEST_LIST_VALUES} values. An empty array is refused, since
+ * it would match nothing and is almost always a bug.
  */
 export function filterValues<T extends z.ZodType<string>>(value: T) {
-  return z.array(value).min(1, { error: 'expected at least one value; omit the member to not filter on it' });
+  return z
+    .array(value)
+    .min(1, { error: 'expected at least one value; omit the member to not filter on it' })
+    .max(MAX_REQUEST_LIST_VALUES);
 }
 
 /** Maximum `pageSize` of the search endpoints (the spec documents none; see `docs/api-semantics.md`). */
@@ -234,7 +239,10 @@ export function sortSchema<const F extends readonly [string, ...string[]]>(
       error: `expected an object naming one of: ${names}`,
     });
   return z
-    .union([z.array(item).min(1, { error: 'expected at least one sort key' }), item])
+    .union([
+      z.array(item).min(1, { error: 'expected at least one sort key' }).max(MAX_REQUEST_LIST_ITEMS),
+      item,
+    ])
     .superRefine((value, ctx) => {
       const seen = new Set<string>();
       for (const part of Array.isArray(value) ? value : [value]) {
@@ -296,9 +304,17 @@ export function modeEnum<M extends Strictness, const T extends readonly [string,
   return (mode === 'strict' ? z.enum(values) : openEnum(values)) as never;
 }
 
+/**
+ * A list of strings of a request (`strict`: at most {@link MAX_REQUEST_LIST_VALUES} values) or of an
+ * answer (`loose`: any length).
+ */
+function modeStrings(mode: Strictness): z.ZodArray<z.ZodString> {
+  return mode === 'strict' ? z.array(z.string()).max(MAX_REQUEST_LIST_VALUES) : z.array(z.string());
+}
+
 /** A `{ include, exclude }` pair of string lists, as in guardrail scope and criteria. */
 export function includeExclude<M extends Strictness>(mode: M) {
-  return modeObject(mode, { include: z.array(z.string()), exclude: z.array(z.string()) });
+  return modeObject(mode, { include: modeStrings(mode), exclude: modeStrings(mode) });
 }
 /** A `{ include, exclude }` pair of string lists. */
 export interface IncludeExclude {

@@ -17,6 +17,7 @@ import {
   VCS_TYPES,
   type VcsType,
 } from './enums.js';
+import { MAX_REQUEST_LIST_ITEMS } from './limits.js';
 import {
   type Described,
   filterValues,
@@ -481,7 +482,7 @@ export interface WorkspaceFilters extends WorkspaceFilterMembers {
 
 /** The body of `POST /v2/workspaces/search`. Every member is optional. */
 export const WorkspaceSearchBody = z.strictObject({
-  projection: z.array(z.enum(WORKSPACE_FIELDS)).optional(),
+  projection: z.array(z.enum(WORKSPACE_FIELDS)).max(MAX_REQUEST_LIST_ITEMS).optional(),
   searchValue: z.string().max(256).optional(),
   filters: WorkspaceFilters.optional(),
   sort: sortSchema(WORKSPACE_SORT_FIELDS).optional(),
@@ -638,7 +639,7 @@ export interface RunFilters extends RunFilterMembers {
 
 /** The body of `POST /v2/workspaces/{workspaceId}/runs/search`. Every member is optional. */
 export const RunSearchBody = z.strictObject({
-  projection: z.array(z.enum(RUN_FIELDS)).optional(),
+  projection: z.array(z.enum(RUN_FIELDS)).max(MAX_REQUEST_LIST_ITEMS).optional(),
   searchValue: z.string().max(256).optional(),
   filters: RunFilters.optional(),
   sort: sortSchema(RUN_SORT_FIELDS).optional(),

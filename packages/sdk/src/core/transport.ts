@@ -7,6 +7,7 @@ import {
   fieldIssuesFromZod,
   formatIssuePath,
   type IssueLocation,
+  limitIssues,
   summariseIssues,
 } from '../contract/errors.js';
 import { redactHeaders } from '../contract/redaction.js';
@@ -169,8 +170,9 @@ export class Transport {
       check(endpoint.query, stripUndefined(input.query ?? {}), 'query');
       if (endpoint.body) check(endpoint.body, input.body ?? (endpoint.bodyRequired ? undefined : {}), 'body');
       if (issues.length > 0) {
-        if (mode === 'strict') throw new RequestValidationError(name, issues, summariseIssues(issues));
-        this.log.warn(`${name}: sending a request that does not match the contract`, { issues });
+        const listed = limitIssues(issues);
+        if (mode === 'strict') throw new RequestValidationError(name, listed, summariseIssues(listed));
+        this.log.warn(`${name}: sending a request that does not match the contract`, { issues: listed });
       }
     }
 

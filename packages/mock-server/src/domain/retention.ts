@@ -1,0 +1,73 @@
+/**
+ * Retention bounds: how much of what the mock records at run time it keeps. Each bound drops the
+ * oldest records first, and counts what it dropped.
+ *
+ * @module
+ */
+
+/** How many records of each kind the mock keeps. */
+export interface RetentionBounds {
+  /**
+   * Events per account (the event center), oldest (by `event_timestamp`) dropped first as new ones
+   * are recorded. An account loaded with more (a seed or a snapshot) keeps them, but does not grow:
+   * each new event then drops the oldest. 1 to 5,000,000. Default 1,100,000: the largest seed
+   * (1,000,000 events) and 100,000 recorded at run time.
+   */
+  eventsPerAccount: number;
+  /** Notifications in each account's outbox, oldest dropped first. 1 to 1,000,000. Default 1,000. */
+  outboxPerAccount: number;
+  /** Delivery attempt records, of all integrations together, oldest dropped first. 1 to 1,000,000. Default 10,000. */
+  deliveryAttempts: number;
+  /**
+   * Deliveries waiting for a retry, of all integrations together; past it, the one waiting longest
+   * is given up (no further attempt). 1 to 100,000. Default 10,000.
+   */
+  waitingRetries: number;
+}
+
+/** The documented range of each retention bound, both ends included. */
+export const RETENTION_RANGES: Readonly<Record<keyof RetentionBounds, readonly [number, number]>> = {
+  eventsPerAccount: [1, 5_000_000],
+  outboxPerAccount: [1, 1_000_000],
+  deliveryAttempts: [1, 1_000_000],
+  waitingRetries: [1, 100_000],
+};
+
+/** The default retention bounds. */
+export const DEFAULT_RETENTION: Readonly<RetentionBounds> = Object.freeze({
+  eventsPerAccount: 1_100_000,
+  outboxPerAccount: 1_000,
+  deliveryAttempts: 10_000,
+  waitingRetries: 10_000,
+});
+
+/**
+ * Whole retention bounds from the defaults and a partial set, each checked against its range.
+ * @param label names the source in the error, as in `MockOptions retention`.
+ * @throws RangeError naming the bound, its range and what came.
+ */
+export function toRetentionBounds(
+  partial: Partial<RetentionBounds> = {},
+  label = 'MockOptions retention',
+): RetentionBounds {
+  const bounds: RetentionBounds = { ...DEFAULT_RETENTION };
+  for (const name of Object.keys(partial)) {
+    if (!Object.hasOwn(RETENTION_RANGES, name)) {
+      throw new RangeError(
+        `${label}.${name}: unknown bound; expected ${Object.keys(RETENTION_RANGES).join(', ')}`,
+      );
+    }
+    const key = name as keyof RetentionBounds;
+    const value: unknown = partial[key];
+    if (value === undefined) continue;
+    const [min, max] = RETENTION_RANGES[key];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      const received = typeof value === 'number' ? String(value) : `a value of type ${typeof value}`;
+      throw new RangeError(
+        `${label}.${name}: expected an integer from ${min} to ${max}, received ${received}`,
+      );
+    }
+    bounds[key] = value;
+  }
+  return bounds;
+}
