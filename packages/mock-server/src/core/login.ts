@@ -7,6 +7,7 @@
  * @module
  */
 import { HttpError } from '../errors.js';
+import { WindowCounter } from '../pipeline/window-counter.js';
 import type { AccountStore } from '../store/store.js';
 import { constantTimeEqual, type TokenClaims, type TokenProblem, TokenSigner } from './jwt.js';
 
@@ -85,13 +86,13 @@ export function toLoginThrottle(option: LoginThrottleOption | undefined): LoginT
  */
 export class LoginThrottle {
   readonly #setting: LoginThrottleSetting | undefined;
-  /** Per access key, the times of its counted attempts in the window, oldest first; least recent key first. */
-  readonly #failures = new Map<string, number[]>();
-  #swept = Number.NEGATIVE_INFINITY;
+  /** Failed attempts per access key (`undefined`: off). */
+  readonly #failures: WindowCounter | undefined;
 
   /** Creates a throttle with its setting (`undefined`: off), as {@link toLoginThrottle} gives it. */
   constructor(setting: LoginThrottleSetting | undefined) {
     this.#setting = setting && { ...setting };
+    this.#failures = setting && new WindowCounter({ windowMs: setting.windowMs, maxKeys: setting.maxKeys });
   }
 
   /** The setting (`undefined`: off). */
@@ -101,7 +102,7 @@ export class LoginThrottle {
 
   /** How many access keys have failures counted now. */
   get trackedKeys(): number {
-    return this.#failures.size;
+    return this.#failures?.size ?? 0;
   }
 
   /**
@@ -111,66 +112,28 @@ export class LoginThrottle {
    */
   attempt(accessKey: string, now: number): void {
     const setting = this.#setting;
-    if (!setting) return;
-    if (now - this.#swept >= setting.windowMs || now < this.#swept) this.#sweep(now, setting.windowMs);
-    let times = this.#failures.get(accessKey);
-    if (times) {
-      times = inWindow(times, now, setting.windowMs);
-      this.#failures.delete(accessKey); // re-inserted below: the map stays in order of last use
-    } else {
-      times = [];
-      if (this.#failures.size >= setting.maxKeys) this.#makeRoom(now, setting);
-    }
-    this.#failures.set(accessKey, times);
-    if (times.length >= setting.maxFailures) {
-      const oldest = times[times.length - setting.maxFailures] as number;
-      const retryAfter = Math.max(1, Math.ceil((oldest + setting.windowMs - now) / 1000));
-      throw new HttpError(
-        429,
-        'rate_limited',
-        `too many failed logins with this access key (at most ${setting.maxFailures} per ` +
-          `${setting.windowMs / 1000} s); retry after ${retryAfter} s (POST /__mock/reset clears the count)`,
-        { headers: { 'retry-after': String(retryAfter) } },
-      );
-    }
-    times.push(now);
+    if (!setting || !this.#failures) return;
+    const waitMs = this.#failures.take(accessKey, now, setting.maxFailures);
+    if (waitMs === undefined) return;
+    const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+    throw new HttpError(
+      429,
+      'rate_limited',
+      `too many failed logins with this access key (at most ${setting.maxFailures} per ` +
+        `${setting.windowMs / 1000} s); retry after ${retryAfter} s (POST /__mock/reset clears the count)`,
+      { headers: { 'retry-after': String(retryAfter) } },
+    );
   }
 
   /** The attempt with `accessKey` succeeded: its failures are forgotten. */
   succeeded(accessKey: string): void {
-    this.#failures.delete(accessKey);
+    this.#failures?.forget(accessKey);
   }
 
   /** Forgets every access key. */
   reset(): void {
-    this.#failures.clear();
-    this.#swept = Number.NEGATIVE_INFINITY;
+    this.#failures?.clear();
   }
-
-  /** Forgets every key whose window is empty at `now`. */
-  #sweep(now: number, windowMs: number): void {
-    this.#swept = now;
-    for (const [key, times] of this.#failures) {
-      const kept = inWindow(times, now, windowMs);
-      if (kept.length === 0) this.#failures.delete(key);
-      else if (kept !== times) this.#failures.set(key, kept);
-    }
-  }
-
-  /** Makes room for one more key: forgets the empty windows, else the key seen least recently. */
-  #makeRoom(now: number, setting: LoginThrottleSetting): void {
-    this.#sweep(now, setting.windowMs);
-    if (this.#failures.size < setting.maxKeys) return;
-    const oldest = this.#failures.keys().next();
-    if (!oldest.done) this.#failures.delete(oldest.value);
-  }
-}
-
-/** The times still in the window ending at `now` (the same list when none left it). */
-function inWindow(times: number[], now: number, windowMs: number): number[] {
-  let first = 0;
-  while (first < times.length && (times[first] as number) <= now - windowMs) first += 1;
-  return first === 0 ? times : times.slice(first);
 }
 
 /** Issues and verifies login tokens. */

@@ -11,6 +11,7 @@
 import { SERVICE_RATE_LIMIT } from '@iacm/sdk/contract';
 import { type MockRequest, readHeader } from '../core/http.js';
 import { HttpError } from '../errors.js';
+import { WindowCounter } from './window-counter.js';
 
 /** A rate limit: at most `limit` requests per client address in any `windowMs`. */
 export interface RateLimit {
@@ -71,21 +72,13 @@ export function clientOf(request: MockRequest, trustProxy: TrustProxy = false): 
   return entry.length > 64 ? entry.slice(0, 64) : entry;
 }
 
-/** The times of one client's counted requests in the window, oldest first (`times[head]` on). */
-interface Hits {
-  times: number[];
-  head: number;
-}
-
 /** The rate limit per client: its setting and the counters of recent requests. */
 export class RateLimiter {
   readonly #start: RateLimit | undefined;
   readonly #maxClients: number;
   #setting: RateLimit | undefined;
-  /** Per client, in the order they were last seen (least recent first). */
-  readonly #hits = new Map<string, Hits>();
-  /** When the counters were last swept of empty windows. */
-  #swept = Number.NEGATIVE_INFINITY;
+  /** Recent requests per client (`undefined` while the limit is off). */
+  #counter: WindowCounter | undefined;
 
   /**
    * Creates a limiter with its start setting (`undefined`: off) and the most clients it tracks
@@ -93,8 +86,8 @@ export class RateLimiter {
    */
   constructor(start: RateLimit | undefined, options: { maxClients?: number } = {}) {
     this.#start = start && { ...start };
-    this.#setting = start && { ...start };
     this.#maxClients = Math.max(1, options.maxClients ?? DEFAULT_MAX_RATE_LIMIT_CLIENTS);
+    this.set(start);
   }
 
   /** The current setting (`undefined`: off). */
@@ -104,74 +97,32 @@ export class RateLimiter {
 
   /** How many clients have requests counted in their window now (at most the limiter's maximum). */
   get trackedClients(): number {
-    return this.#hits.size;
+    return this.#counter?.size ?? 0;
   }
 
   /** Changes the setting and empties the counters. */
   set(setting: RateLimit | undefined): void {
     this.#setting = setting && { ...setting };
-    this.#hits.clear();
-    this.#swept = Number.NEGATIVE_INFINITY;
+    this.#counter = setting && new WindowCounter({ windowMs: setting.windowMs, maxKeys: this.#maxClients });
   }
 
   /** Counts a request of `client` at `now`; throws 429 with `Retry-After` when it is over the limit. */
   check(client: string, now: number): void {
     const limit = this.#setting;
-    if (!limit) return;
-    // Once a window, forget the clients whose windows have emptied (amortised: linear once a window).
-    if (now - this.#swept >= limit.windowMs || now < this.#swept) this.#sweep(now, limit.windowMs);
-    let hits = this.#hits.get(client);
-    if (hits) {
-      expire(hits, now, limit.windowMs);
-      this.#hits.delete(client); // re-inserted below: the map stays in order of last use
-    } else {
-      hits = { times: [], head: 0 };
-      if (this.#hits.size >= this.#maxClients) this.#makeRoom(now, limit.windowMs);
-    }
-    const count = hits.times.length - hits.head;
-    if (count >= limit.limit) {
-      this.#hits.set(client, hits);
-      const oldest = hits.times[hits.head] as number;
-      const retryAfter = Math.max(1, Math.ceil((oldest + limit.windowMs - now) / 1000));
-      throw new HttpError(
-        429,
-        'rate_limited',
-        `rate limit of ${limit.limit} requests per ${limit.windowMs / 1000} s exceeded; retry after ${retryAfter} s`,
-        { headers: { 'retry-after': String(retryAfter) } },
-      );
-    }
-    hits.times.push(now);
-    this.#hits.set(client, hits);
+    if (!limit || !this.#counter) return;
+    const waitMs = this.#counter.take(client, now, limit.limit);
+    if (waitMs === undefined) return;
+    const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+    throw new HttpError(
+      429,
+      'rate_limited',
+      `rate limit of ${limit.limit} requests per ${limit.windowMs / 1000} s exceeded; retry after ${retryAfter} s`,
+      { headers: { 'retry-after': String(retryAfter) } },
+    );
   }
 
   /** Back to the start setting, with empty counters. */
   reset(): void {
     this.set(this.#start);
-  }
-
-  /** Forgets every client whose window is empty at `now`. */
-  #sweep(now: number, windowMs: number): void {
-    this.#swept = now;
-    for (const [client, hits] of this.#hits) {
-      expire(hits, now, windowMs);
-      if (hits.head >= hits.times.length) this.#hits.delete(client);
-    }
-  }
-
-  /** Makes room for one more client: forgets the empty windows, else the client seen least recently. */
-  #makeRoom(now: number, windowMs: number): void {
-    this.#sweep(now, windowMs);
-    if (this.#hits.size < this.#maxClients) return;
-    const oldest = this.#hits.keys().next();
-    if (!oldest.done) this.#hits.delete(oldest.value);
-  }
-}
-
-/** Drops the times that left the window ending at `now`; compacts the list when half of it is dropped. */
-function expire(hits: Hits, now: number, windowMs: number): void {
-  while (hits.head < hits.times.length && (hits.times[hits.head] as number) <= now - windowMs) hits.head += 1;
-  if (hits.head > 32 && hits.head * 2 >= hits.times.length) {
-    hits.times = hits.times.slice(hits.head);
-    hits.head = 0;
   }
 }
