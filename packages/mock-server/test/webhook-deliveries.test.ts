@@ -14,6 +14,7 @@ import {
   retryDelay,
 } from '../src/domain/delivery-policy.js';
 import { redactUrl } from '../src/domain/webhook-url.js';
+import { MAX_INTEGRATIONS } from '../src/domain/webhooks.js';
 import { expectError } from './helpers.js';
 
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0, 0);
@@ -312,5 +313,18 @@ describe('the delivery retry policy (L7)', () => {
     m.core.control.webhooks.remove(hook.id);
     await m.core.control.flushDeliveries();
     expect(m.sent).toHaveLength(2);
+  });
+});
+
+describe('the number of integrations (M4: every stored control body is bounded)', () => {
+  it(`keeps at most MAX_INTEGRATIONS; the next create is a 409 and stores nothing`, async () => {
+    const { core } = makeMock();
+    for (let i = 0; i < MAX_INTEGRATIONS; i++)
+      await core.control.webhooks.create({ nickname: `h${i}`, url: HOOK });
+    await expect(core.control.webhooks.create({ nickname: 'one more', url: HOOK })).rejects.toMatchObject({
+      status: 409,
+      code: 'conflict',
+    });
+    expect(core.control.webhooks.list()).toHaveLength(MAX_INTEGRATIONS);
   });
 });

@@ -39,10 +39,10 @@ const PolicyFindingSchema = z.strictObject({
 
 /** The scope a plan is evaluated in (the dry-run endpoint). */
 export const RunScopeSchema = z.strictObject({
-  workspaceName: z.string().min(1),
-  repository: z.string().min(1),
-  branch: z.string().min(1),
-  labels: z.array(z.string()).default([]),
+  workspaceName: z.string().min(1).max(512),
+  repository: z.string().min(1).max(1024),
+  branch: z.string().min(1).max(256),
+  labels: z.array(z.string().max(256)).max(100).default([]),
 });
 
 /** What a plan proposes (the dry-run endpoint). */

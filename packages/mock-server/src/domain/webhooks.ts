@@ -242,6 +242,9 @@ export interface WebhookHubOptions {
 /** The largest delay `setTimeout` takes. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** The most webhook integrations a mock keeps, over all accounts (a further create is a 409). */
+export const MAX_INTEGRATIONS = 1000;
+
 /**
  * The mock's webhook integrations and deliveries. Credentials are sealed with AES-GCM under a key
  * made for this instance (WebCrypto) and opened only to build the `Authorization` header of a
@@ -386,6 +389,13 @@ export class WebhookHub {
    */
   async create(accountId: string, body: z.output<typeof IntegrationCreateBody>): Promise<IntegrationView> {
     checkUrl(body.url);
+    if (this.#integrations.size >= MAX_INTEGRATIONS) {
+      throw new HttpError(
+        409,
+        'conflict',
+        `${MAX_INTEGRATIONS} webhook integrations exist already, the most a mock keeps: remove some first`,
+      );
+    }
     const generation = this.#generation.signal;
     const credentials = toCredentials(body.credentials);
     const id = this.#newId();
@@ -421,6 +431,13 @@ export class WebhookHub {
         422,
         'unprocessable_entity',
         `invalid webhook URL: the test delivery to the URL failed (${why}); check the URL and the credential value. The integration was not created`,
+      );
+    }
+    if (this.#integrations.size >= MAX_INTEGRATIONS) {
+      throw new HttpError(
+        409,
+        'conflict',
+        `${MAX_INTEGRATIONS} webhook integrations exist already; it was not created`,
       );
     }
     this.#integrations.set(id, stored);

@@ -188,3 +188,38 @@ describe('a deeply nested fault body (L4)', () => {
     expect(listed.body).toEqual([]);
   });
 });
+
+describe('the guardrail dry run with hostile patterns (L5)', () => {
+  it('matches 300 KB of many-star scope patterns against the longest names by a linear scan', async () => {
+    const core = new MockCore({ sizes: { workspaces: 3, events: 10 } });
+    const pattern = `*${'a*'.repeat(1500)}b`;
+    const list = { include: Array(100).fill(pattern), exclude: [] };
+    const rule = {
+      createdBy: 'bbbbbbbbbbbbbbbbbbbbbbbb',
+      name: 'stars',
+      type: 'tag',
+      scope: {
+        workspaces: list,
+        repositories: list,
+        branches: { include: [], exclude: [] },
+        labels: { include: [], exclude: [] },
+      },
+      criteria: { tag: { tagEnforcementMode: 'requiredTags', requiredTags: ['team'] } },
+      severity: 3,
+    };
+    const body = JSON.stringify({
+      rules: [rule],
+      run: { workspaceName: 'a'.repeat(512), repository: 'a'.repeat(1024), branch: 'main' },
+      plan: { changes: [] },
+    });
+    expect(body.length).toBeGreaterThan(300_000);
+    // The old quadratic matcher took 255 s on this; the test's hang bound (30 s) catches a regression.
+    const res = await core.handle({
+      method: 'POST',
+      path: '/__mock/guardrails/evaluate',
+      headers: { 'content-type': 'application/json' },
+      rawBody: body,
+    });
+    expect(res.status).toBe(200);
+  });
+});
