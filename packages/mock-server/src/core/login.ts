@@ -136,10 +136,19 @@ export class LoginThrottle {
   }
 }
 
+/** How many verified tokens {@link Login} remembers (least recently used dropped first). */
+export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+
 /** Issues and verifies login tokens. */
 export class Login {
   readonly #signer: TokenSigner;
   readonly #ttlSeconds: number;
+  /**
+   * Tokens whose signature was verified, and their claims, least recently used first (at most
+   * {@link VERIFIED_TOKEN_CACHE_SIZE}): a token seen again skips the HMAC round trip through
+   * WebCrypto; its expiry is still checked against the mock's clock on every use.
+   */
+  readonly #verified = new Map<string, TokenClaims>();
   /** The throttle of failed logins (a stage of `reset()`: the core resets it, not this class). */
   readonly throttle: LoginThrottle;
 
@@ -193,8 +202,32 @@ export class Login {
     return { accessToken, expiresAt: exp, tokenType: 'Bearer' };
   }
 
-  /** Verifies a bearer token at `nowMs`: its claims, or why it was refused. */
-  verify(token: string, nowMs: number): Promise<{ claims: TokenClaims } | { problem: TokenProblem }> {
-    return this.#signer.verify(token, Math.floor(nowMs / 1000));
+  /**
+   * Verifies a bearer token at `nowMs`: its claims, or why it was refused. A token verified before
+   * is taken from a bounded cache (its signature cannot have changed), and its expiry checked at
+   * `nowMs` as for a new one.
+   */
+  async verify(token: string, nowMs: number): Promise<{ claims: TokenClaims } | { problem: TokenProblem }> {
+    const nowSeconds = Math.floor(nowMs / 1000);
+    const cached = this.#verified.get(token);
+    if (cached) {
+      this.#verified.delete(token);
+      this.#verified.set(token, cached);
+      return cached.exp <= nowSeconds ? { problem: 'expired' } : { claims: cached };
+    }
+    // A signature check does not depend on the time: verify at the start of time, then check expiry.
+    const result = await this.#signer.verify(token, Number.NEGATIVE_INFINITY);
+    if ('problem' in result) return result;
+    if (this.#verified.size >= VERIFIED_TOKEN_CACHE_SIZE) {
+      const oldest = this.#verified.keys().next();
+      if (!oldest.done) this.#verified.delete(oldest.value);
+    }
+    this.#verified.set(token, result.claims);
+    return result.claims.exp <= nowSeconds ? { problem: 'expired' } : result;
+  }
+
+  /** Forgets the verified tokens (on reset and when a state is loaded; the tokens stay valid). */
+  forgetVerified(): void {
+    this.#verified.clear();
   }
 }

@@ -413,6 +413,7 @@ export class MockCore {
   }
 
   #install(state: MockState): void {
+    this.#login.forgetVerified();
     this.webhooks.clear();
     this.store = new Store(state);
     this.#random = new Random(`runtime:${String(state.seed)}`);
