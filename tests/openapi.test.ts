@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { listen, type RunningMockServer } from '@iacm/mock-server/node';
-import { endpointList } from '@iacm/sdk/contract';
+import {
+  ErrorBody,
+  endpointList,
+  endpoints,
+  GUARDRAIL_FIELDS,
+  RUN_FIELDS,
+  responseSchemaFor,
+  WORKSPACE_FIELDS,
+} from '@iacm/sdk/contract';
 import { buildOpenApiDocument, DEFAULT_SERVER_URL, type OpenApiDocument } from '@iacm/sdk/openapi';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,9 +133,10 @@ describe('the OpenAPI document', () => {
       expect(success).toBeDefined();
       if (endpoint.successStatus === 204) expect(success).not.toHaveProperty('content');
       else expect(success).toHaveProperty(['content', 'application/json', 'schema', '$ref']);
-      for (const status of ['400', '404', '405', '429', '500']) {
+      for (const status of ['400', '404', '405', '413', '415', '429', '500']) {
         expect(operation.responses[status]).toHaveProperty('$ref');
       }
+      expect(operation.responses.default).toEqual({ $ref: '#/components/responses/OtherError' });
       if (endpoint.auth) {
         expect(operation.security).toEqual([{ bearerAuth: [] }]);
         expect(operation.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
@@ -148,6 +157,34 @@ describe('the OpenAPI document', () => {
     });
     expect(document.info.title).toBe('IaC Management Service API (iacm)');
     expect(document.servers).toEqual([expect.objectContaining({ url: DEFAULT_SERVER_URL })]);
+  });
+
+  it('requires x-request-id on every answer of every operation, the errors and default included', () => {
+    expect(document.components.headers.RequestId).toMatchObject({ required: true });
+    let answers = 0;
+    for (const endpoint of endpointList) {
+      const operation = document.paths[endpoint.path]?.[endpoint.method.toLowerCase() as 'get'];
+      for (const [status, entry] of Object.entries(operation?.responses ?? {})) {
+        const response =
+          '$ref' in entry
+            ? document.components.responses[entry.$ref.replace('#/components/responses/', '')]
+            : entry;
+        expect(response?.headers?.['x-request-id'], `${endpoint.name} ${status}`).toEqual({
+          $ref: '#/components/headers/RequestId',
+        });
+        answers++;
+      }
+    }
+    expect(answers).toBeGreaterThanOrEqual(endpointList.length * 9);
+  });
+
+  it('lists 413 and 415 with the error body, and a default error response for every other status', () => {
+    expect(document.components.responses.PayloadTooLarge?.description).toContain('`payload_too_large`');
+    expect(document.components.responses.UnsupportedMediaType?.description).toContain(
+      '`unsupported_media_type`',
+    );
+    expect(document.components.responses.OtherError?.description).toContain('fault injection');
+    expect(document.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
   });
 
   it('describes query values as integers (the contract also takes their decimal text)', () => {
@@ -224,6 +261,56 @@ describe('the OpenAPI document', () => {
       expect(check(name, value).valid).toBe(false);
     });
 
+    const PROJECTED = [
+      ['workspaces.search', 'WorkspaceSearchResponse', 'WorkspaceSummary', workspaceSummary],
+      ['workspaces.runs.search', 'RunSearchResponse', 'WorkspaceRun', workspaceRun],
+      ['guardrails.search', 'GuardrailSearchResponse', 'GuardrailRule', guardrailRule],
+    ] as const;
+
+    it('offers each searched item whole or projected (oneOf), for exactly the endpoints with a projection', () => {
+      expect(endpointList.filter((e) => e.projection).map((e) => e.name)).toEqual(
+        PROJECTED.map(([name]) => name),
+      );
+      for (const [, response, item] of PROJECTED) {
+        expect(document.components.schemas[response]).toMatchObject({
+          type: 'array',
+          items: {
+            oneOf: [
+              { $ref: `#/components/schemas/${item}` },
+              { $ref: `#/components/schemas/${item}Projected` },
+            ],
+          },
+        });
+        const whole = document.components.schemas[item] as { properties: object; required: string[] };
+        expect(whole.required.length).toBeGreaterThan(1);
+        expect(document.components.schemas[`${item}Projected`]).toMatchObject({
+          properties: whole.properties,
+          required: ['id'],
+          additionalProperties: false,
+        });
+      }
+    });
+
+    it.each(PROJECTED)(
+      '%s: a whole item is a whole item, a projected one is projected, never both',
+      (_, response, item, fixture) => {
+        const whole = fixture as Record<string, unknown>;
+        const projected = { id: whole.id, [Object.keys(whole)[2] as string]: Object.values(whole)[2] };
+        expect(check(item, whole).valid).toBe(true);
+        expect(check(`${item}Projected`, whole).valid).toBe(false);
+        expect(check(item, projected).valid).toBe(false);
+        expect(check(`${item}Projected`, projected).valid).toBe(true);
+        expect(check(`${item}Projected`, { id: whole.id }).valid).toBe(true);
+        expect(check(response, [whole, projected, { id: whole.id }])).toMatchObject({ valid: true });
+        // Not without `id`, with a member the item does not have, or with a member of the wrong type.
+        const { id: _id, ...withoutId } = projected;
+        for (const bad of [withoutId, { ...projected, colour: 'red' }, { id: 7 }]) {
+          expect(check(`${item}Projected`, bad).valid, JSON.stringify(bad)).toBe(false);
+          expect(check(response, [bad]).valid, JSON.stringify(bad)).toBe(false);
+        }
+      },
+    );
+
     it('a search body and the workspace search query as the document describes them', () => {
       expect(
         check('WorkspaceSearchBody', { sort: { lastRunTime: { order: -1 } }, searchValue: 'net' }),
@@ -252,6 +339,89 @@ describe('the standalone mock serves the document', () => {
     const served = (await response.json()) as OpenApiDocument;
     expect(served).toEqual(plain(buildOpenApiDocument({ serverUrl: mock.url })));
     expect(served.servers[0]?.url).toBe(mock.url);
+  });
+
+  async function login(): Promise<Record<string, string>> {
+    const [account] = mock.control.accounts();
+    const response = await fetch(`${mock.url}/v2/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accessKey: account?.accessKey, secretKey: account?.secretKey }),
+    });
+    const { accessToken } = (await response.json()) as { accessToken: string };
+    return { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` };
+  }
+
+  it('answers searches with a projection as the document and the SDK describe them', async () => {
+    const check = await schemaValidator(buildOpenApiDocument());
+    const headers = await login();
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${mock.url}${path}?pageSize=50`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+      expect(response.status, path).toBe(200);
+      return (await response.json()) as Array<Record<string, unknown>>;
+    };
+    const [workspace] = await post('/v2/workspaces/search', {});
+    const cases = [
+      ['workspaces.search', '/v2/workspaces/search', 'WorkspaceSearchResponse', WORKSPACE_FIELDS],
+      [
+        'workspaces.runs.search',
+        `/v2/workspaces/${String(workspace?.id)}/runs/search`,
+        'RunSearchResponse',
+        RUN_FIELDS,
+      ],
+      ['guardrails.search', '/v2/guardrails/search', 'GuardrailSearchResponse', GUARDRAIL_FIELDS],
+    ] as const;
+    for (const [name, path, component, fields] of cases) {
+      const projections: string[][] = [
+        [],
+        fields.slice(1, 2),
+        fields.slice(0, 4),
+        [...fields],
+        fields.slice(1),
+      ];
+      for (const projection of projections) {
+        const items = await post(path, { projection });
+        expect(items.length, `${name} ${projection}`).toBeGreaterThan(0);
+        expect(check(component, items), `${name} ${projection}`).toMatchObject({ valid: true });
+        expect(
+          responseSchemaFor(endpoints[name as 'workspaces.search'], { projection }).safeParse(items),
+        ).toMatchObject({ success: true });
+        if (projection.length > 0) {
+          for (const item of items)
+            expect(Object.keys(item).every((k) => k === 'id' || projection.includes(k))).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('answers 413 and 415 with x-request-id and the error body, as the document lists them', async () => {
+    const headers = await login();
+    const tooLarge = await fetch(`${mock.url}/v2/workspaces/search`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ searchValue: 'x'.repeat(1024 * 1024) }),
+    });
+    const seq = await fetch(`${mock.url}/v2/workspaces/search`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json-seq' },
+      body: '{}',
+    });
+    for (const [response, status] of [
+      [tooLarge, 413],
+      [seq, 415],
+    ] as const) {
+      expect(response.status).toBe(status);
+      const requestId = response.headers.get('x-request-id');
+      expect(requestId).toMatch(/^req_/);
+      const body = ErrorBody.parse(await response.json());
+      expect([body.status, body.requestId]).toEqual([status, requestId]);
+      const operation = buildOpenApiDocument().paths['/v2/workspaces/search']?.post;
+      expect(operation?.responses[String(status)]).toHaveProperty('$ref');
+    }
   });
 
   it('routes every documented operation (no 404 route_not_found, no 405)', async () => {

@@ -203,6 +203,16 @@ describe('projection', () => {
     expectTypeOf<WorkspaceSearchParams['filters']>().toEqualTypeOf<WorkspaceSearchBody['filters']>();
     expectTypeOf<WorkspaceField>().toEqualTypeOf<keyof WorkspaceSummary>();
   });
+
+  it('types an empty projection as whole items, and a list unknown when compiling as optional members', () => {
+    expectTypeOf(
+      client.workspaces.search({ projection: [] }),
+    ).resolves.items.toEqualTypeOf<WorkspaceSummary>();
+    const names: WorkspaceField[] = ['workspaceName'];
+    expectTypeOf(client.workspaces.search({ projection: names })).resolves.items.toEqualTypeOf<
+      Pick<WorkspaceSummary, 'id'> & Partial<WorkspaceSummary>
+    >();
+  });
 });
 
 describe('guardrail bodies: the type and the criteria must fit', () => {

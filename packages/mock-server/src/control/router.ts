@@ -78,6 +78,6 @@ export async function dispatchControl(
   const raw = BODY_METHODS.has(method)
     ? await readBody(route.maxBodyBytes ?? DEFAULT_CONTROL_BODY_BYTES)
     : undefined;
-  const body = route.body ? parseOr400(route.body, raw ?? {}) : raw;
+  const body = route.body ? parseOr400(route.body, raw === undefined ? {} : raw) : raw;
   return route.handler({ ...rest, params, body });
 }

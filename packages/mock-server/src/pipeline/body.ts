@@ -6,8 +6,11 @@
  *   on demand (`MockRequest.readBody`, which the adapters give) stops as soon as it passes the limit
  *   (413); a `rawBody` string over the limit is a 413 too. The limit is the mock's `maxBodyBytes`
  *   for the API (1 MiB by default), each control route's own for the control plane.
- * - Media type: raw text must be JSON (`Content-Type: application/json` or `+json`, or no content
- *   type): 415 for another media type.
+ * - Media type: raw text must be JSON: `Content-Type: application/json` or `application/<name>+json`
+ *   (parameters such as `charset` allowed), or no content type; 415 for any other media type,
+ *   `application/json-seq` and `application/json5` included (not JSON texts).
+ * - A JSON `null` is a value like any other: the route stage refuses it where a body must be an
+ *   object, it is never read as an absent body.
  * - JSON: 400 `invalid_json` for text that is not JSON.
  * - Shape bounds: before any schema sees it, a cheap iterative walk (the contract's
  *   `checkJsonBounds`) refuses a body nested more than 64 levels, with an array or object of more than
@@ -134,11 +137,11 @@ function isDecimal(value: string): boolean {
 /** Parses raw body text as JSON, checking the media type first. */
 export function parseJsonText(text: string, contentType: string | undefined): unknown {
   if (text.trim() === '') return undefined;
-  if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
+  if (contentType !== undefined && !isJsonMediaType(contentType)) {
     throw new HttpError(
       415,
       'unsupported_media_type',
-      `expected a JSON body with Content-Type: application/json, received Content-Type: ${truncate(contentType)}`,
+      `expected a JSON body with Content-Type: application/json (or application/<name>+json), received Content-Type: ${truncate(contentType)}`,
     );
   }
   let value: unknown;
@@ -159,6 +162,29 @@ export function parseJsonText(text: string, contentType: string | undefined): un
     });
   }
   return value;
+}
+
+/**
+ * Whether a `Content-Type` value names JSON: its media type (before any `;` parameters, any case) is
+ * `application/json` or `application/<name>+json` (RFC 6839), `<name>` being a media type name
+ * (letters, digits and `!#$&-^_.+`). `application/json-seq`, `application/jsonl` or `text/json`
+ * are not. Linear, without a regular expression over the header.
+ */
+function isJsonMediaType(contentType: string): boolean {
+  const semicolon = contentType.indexOf(';');
+  const essence = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  if (essence === 'application/json') return true;
+  const prefix = 'application/';
+  const suffix = '+json';
+  if (!essence.startsWith(prefix) || !essence.endsWith(suffix)) return false;
+  const name = essence.slice(prefix.length, essence.length - suffix.length);
+  if (name.length === 0) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const ok = (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || '!#$&-^_.+'.includes(name[i] as string);
+    if (!ok) return false;
+  }
+  return true;
 }
 
 function truncate(text: string): string {

@@ -81,32 +81,43 @@ function isHeaderValue(value: string): boolean {
 }
 
 /** Body of `POST /__mock/faults`. */
-export const FaultBody = z.strictObject({
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
-  path: z
-    .string()
-    .min(1)
-    .max(FAULT_LIMITS.maxPathLength)
-    .startsWith('/', { error: 'expected a path starting with /' }),
-  times: z.number().int().min(1).max(1_000_000).optional(),
-  status: z.number().int().min(200).max(599).optional(),
-  headers: z
-    .record(
-      z
-        .string()
-        .refine(isHeaderName, { error: "expected a header name (letters, digits and !#$%&'*+-.^_`|~)" }),
-      z.string().refine(isHeaderValue, {
-        error: 'expected a header value without control characters, at most 8192 characters',
-      }),
-    )
-    .refine((h) => Object.keys(h).length <= FAULT_LIMITS.maxHeaders, {
-      error: `expected at most ${FAULT_LIMITS.maxHeaders} headers`,
-    })
-    .optional(),
-  body: z.unknown().optional(),
-  delayMs: z.number().int().min(0).max(120_000).optional(),
-  drop: z.boolean().optional(),
-});
+export const FaultBody = z
+  .strictObject({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
+    path: z
+      .string()
+      .min(1)
+      .max(FAULT_LIMITS.maxPathLength)
+      .startsWith('/', { error: 'expected a path starting with /' }),
+    times: z.number().int().min(1).max(1_000_000).optional(),
+    status: z.number().int().min(200).max(599).optional(),
+    headers: z
+      .record(
+        z
+          .string()
+          .refine(isHeaderName, { error: "expected a header name (letters, digits and !#$%&'*+-.^_`|~)" }),
+        z.string().refine(isHeaderValue, {
+          error: 'expected a header value without control characters, at most 8192 characters',
+        }),
+      )
+      .refine((h) => Object.keys(h).length <= FAULT_LIMITS.maxHeaders, {
+        error: `expected at most ${FAULT_LIMITS.maxHeaders} headers`,
+      })
+      .optional(),
+    body: z.unknown().optional(),
+    delayMs: z.number().int().min(0).max(120_000).optional(),
+    drop: z.boolean().optional(),
+  })
+  .superRefine((rule, ctx) => {
+    // The default body is the error shape: a success or redirect status needs a body of its own.
+    if (rule.status !== undefined && rule.status < 400 && rule.body === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['body'],
+        message: `a fault with status ${rule.status} needs a body (the default body is an error body, for 400 to 599)`,
+      });
+    }
+  });
 
 /** The faults waiting to be injected, and the counter of fault ids. */
 export class FaultBook {

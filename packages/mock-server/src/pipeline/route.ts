@@ -35,7 +35,10 @@ export interface RouteInput {
   params: Record<string, string>;
   /** Validated query parameters. */
   query: Record<string, unknown>;
-  /** Validated body (`{}` when an optional body was absent; `undefined` for endpoints without one). */
+  /**
+   * Validated body (`{}` when an optional body was absent, never for a JSON `null`; `undefined` for
+   * endpoints without one).
+   */
   body: unknown;
 }
 
@@ -110,7 +113,9 @@ export function validateInput(
       message: `body: ${method} ${definition.path} needs a JSON body`,
     });
   } else {
-    input = check(definition.body, sent ?? {}, 'body', issues);
+    // Only an absent body is read as `{}`: a JSON `null` is a value, refused by the body schema
+    // (`body: expected object, received null`).
+    input = check(definition.body, sent === undefined ? {} : sent, 'body', issues);
   }
   if (issues.length > 0) throw validationError(limitIssues(issues));
   return { params: params as Record<string, string>, query: checkedQuery, body: input };

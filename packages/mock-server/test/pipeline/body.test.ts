@@ -2,6 +2,7 @@ import type { BodyReader } from '@iacm/webhook-receiver';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/errors.js';
 import { RequestBody } from '../../src/pipeline/body.js';
+import { expectError, setup } from '../helpers.js';
 
 const LIMIT = 1024;
 
@@ -137,4 +138,137 @@ describe('body stage', () => {
       expect.objectContaining({ path: 'filters.labels', expected: 'at most 10000 items' }),
     ]);
   });
+});
+
+/** A body with this Content-Type, through the body stage. */
+const typed = (contentType: string, rawBody = '{"b":true}') =>
+  new RequestBody({ method: 'POST', path: '/', rawBody, headers: { 'content-type': contentType } });
+
+describe('media types', () => {
+  it.each([
+    'application/json-seq',
+    'application/jsonl',
+    'application/json5',
+    'application/json-patch',
+    'application/x-json',
+    'text/json',
+    'application/+json',
+    'application/vnd api+json',
+    'application/xml; note=+json',
+  ])('answers 415 for %s, which is not JSON', async (contentType) => {
+    expect(await codeOf(typed(contentType).value(LIMIT))).toBe('415 unsupported_media_type');
+  });
+
+  it.each([
+    'application/json',
+    'Application/JSON; charset=UTF-8',
+    ' application/json ;charset=utf-8',
+    'application/vnd.api+json',
+    'application/merge-patch+json',
+    'application/problem+json; charset=utf-8',
+  ])('reads %s as JSON', async (contentType) => {
+    expect(await typed(contentType).value(LIMIT)).toEqual({ b: true });
+  });
+
+  it('names the media type it expected and the one that came', async () => {
+    const error = (await typed('application/json-seq')
+      .value(LIMIT)
+      .catch((e: unknown) => e)) as HttpError;
+    expect(error.message).toBe(
+      'expected a JSON body with Content-Type: application/json (or application/<name>+json), received Content-Type: application/json-seq',
+    );
+  });
+});
+
+describe('inputs a validator of the OpenAPI document lets through, refused by the mock', () => {
+  it('reads a JSON null body as null, not as an absent body', async () => {
+    expect(await new RequestBody({ method: 'POST', path: '/', rawBody: 'null' }).value(LIMIT)).toBeNull();
+  });
+
+  it('refuses a JSON null body where the body must be an object: 400 naming body, never read as {}', async () => {
+    const { call } = await setup({ sizes: { workspaces: 2, events: 2 } });
+    for (const [method, path] of [
+      ['POST', '/v2/workspaces/search'],
+      ['POST', '/v2/login'],
+      ['POST', '/api/iacStacks'],
+      ['POST', '/v2/event-center'],
+    ] as const) {
+      const res = await call(method, path, { rawBody: 'null' });
+      const body = expectError(res, 400, 'validation_failed');
+      expect(body.issues, `${method} ${path}`).toEqual([
+        {
+          location: 'body',
+          path: '',
+          message: 'body: expected object, received null',
+          expected: 'object',
+          received: 'null',
+        },
+      ]);
+    }
+    // An endpoint without a body refuses it as a body.
+    const health = expectError(
+      await call('GET', '/v2/health', { rawBody: 'null' }),
+      400,
+      'validation_failed',
+    );
+    expect(health.message).toBe('body: GET /v2/health takes no body');
+    // An absent optional body is still `{}`.
+    expect((await call('POST', '/v2/workspaces/search')).status).toBe(200);
+  });
+
+  it('answers 415 for application/json-seq on an API route, before validating the body', async () => {
+    const { call } = await setup({ sizes: { workspaces: 2, events: 2 } });
+    const res = await call('POST', '/v2/workspaces/search', {
+      rawBody: '{}',
+      headers: { 'content-type': 'application/json-seq' },
+    });
+    expect(expectError(res, 415, 'unsupported_media_type').message).toContain(
+      'received Content-Type: application/json-seq',
+    );
+  });
+
+  it.each([
+    [
+      'page',
+      '01',
+      'expected a whole number without leading zeros, like 1',
+      'a whole number without leading zeros',
+    ],
+    [
+      'pageSize',
+      '007',
+      'expected a whole number without leading zeros, like 7',
+      'a whole number without leading zeros',
+    ],
+    [
+      'page',
+      '1.0',
+      'expected a whole number in decimal digits, like 0 or 25 (no sign, spaces, decimal point or exponent)',
+      'a whole number in decimal digits',
+    ],
+    [
+      'page',
+      '+1',
+      'expected a whole number in decimal digits, like 0 or 25 (no sign, spaces, decimal point or exponent)',
+      'a whole number in decimal digits',
+    ],
+    [
+      'page',
+      '12345678901234567',
+      'expected a whole number of at most 16 digits',
+      'a whole number of at most 16 digits',
+    ],
+  ])(
+    'answers %s=%s with a 400 naming the parameter, the rule and the text',
+    async (name, value, rule, expected) => {
+      const { call } = await setup({ sizes: { workspaces: 2, events: 2 } });
+      const res = await call('POST', '/v2/workspaces/search', { body: {}, query: { [name]: value } });
+      const body = expectError(res, 400, 'validation_failed');
+      const message = `query.${name}: ${rule}, received ${JSON.stringify(value)}`;
+      expect(body.message).toBe(message);
+      expect(body.issues).toEqual([
+        { location: 'query', path: name, message, expected, received: JSON.stringify(value) },
+      ]);
+    },
+  );
 });

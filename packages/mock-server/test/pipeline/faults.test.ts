@@ -109,4 +109,11 @@ describe('faults stage', () => {
       expect(book.list()).toHaveLength(FAULT_LIMITS.maxFaults);
     });
   });
+
+  it('needs a body for a success or redirect status (the default body is the error shape)', () => {
+    const book = new FaultBook();
+    expect(() => book.add({ path: '/a', status: 200 })).toThrow(HttpError);
+    expect(book.add({ path: '/a', status: 200, body: [] }).status).toBe(200);
+    expect(book.add({ path: '/b', status: 503 }).status).toBe(503);
+  });
 });

@@ -184,14 +184,67 @@ export const MAX_PAGE_SIZE = 500;
 /** Default `pageSize` of the search endpoints. */
 export const DEFAULT_PAGE_SIZE = 25;
 
-/** A non-negative integer query parameter; query strings carry text, so decimal digits are accepted too. */
+/** The most digits of a query integer (16: every such number is exact as a JSON number). */
+const MAX_QUERY_DIGITS = 16;
+
+/**
+ * What is wrong with the text of a query integer, or `undefined` when it is one written as the API
+ * writes numbers: decimal digits only, no leading zero, at most {@link MAX_QUERY_DIGITS} digits.
+ * `expected` names the rule broken; `message` adds how to fix it. Linear in the text.
+ */
+function queryIntegerProblem(text: string): { expected: string; message: string } | undefined {
+  let digits = text.length > 0;
+  for (let i = 0; digits && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    digits = c >= 48 && c <= 57;
+  }
+  if (!digits) {
+    return {
+      expected: 'a whole number in decimal digits',
+      message:
+        'expected a whole number in decimal digits, like 0 or 25 (no sign, spaces, decimal point or exponent)',
+    };
+  }
+  let start = 0;
+  while (start < text.length - 1 && text[start] === '0') start++;
+  const canonical = text.slice(start);
+  if (canonical.length > MAX_QUERY_DIGITS) {
+    return {
+      expected: `a whole number of at most ${MAX_QUERY_DIGITS} digits`,
+      message: `expected a whole number of at most ${MAX_QUERY_DIGITS} digits`,
+    };
+  }
+  if (start > 0) {
+    return {
+      expected: 'a whole number without leading zeros',
+      message: `expected a whole number without leading zeros, like ${canonical}`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * A non-negative integer query parameter. Query strings carry text, so the decimal text of the
+ * number is accepted too, written one way only (`7`, not `07`, `+7`, `7.0` or `7e0`): anything else
+ * is refused naming the parameter, the rule and the text that came (`query.page: expected a whole
+ * number without leading zeros, like 1, received "01"`).
+ */
 function queryInteger(min: number, max?: number) {
   const number = max === undefined ? z.number().int().min(min) : z.number().int().min(min).max(max);
   return z.union([
     number,
     z
       .string()
-      .regex(/^(0|[1-9][0-9]{0,15})$/, { error: 'expected a whole number written in decimal digits' })
+      .superRefine((text, context) => {
+        const problem = queryIntegerProblem(text);
+        if (problem)
+          context.addIssue({
+            code: 'invalid_format',
+            format: problem.expected,
+            message: problem.message,
+            input: text,
+          });
+      })
       .transform(Number)
       .pipe(number),
   ]);

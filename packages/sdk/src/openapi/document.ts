@@ -49,7 +49,7 @@ import {
   WorkspaceRun,
   WorkspaceSummary,
 } from '../contract/index.js';
-import { contractNameOf, SchemaComponents } from './schemas.js';
+import { contractNameOf, SCHEMA_REF_PREFIX, SchemaComponents } from './schemas.js';
 import type {
   JsonSchema,
   OpenApiDocument,
@@ -81,6 +81,12 @@ export interface BuildOpenApiDocumentOptions {
 }
 
 const JSON_MEDIA_TYPE = 'application/json';
+
+/** The JSON Schema dialect the schemas are generated in (`z.toJSONSchema` with `draft-2020-12`). */
+const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/** The suffix of a projected item's component name (`WorkspaceSummaryProjected`). */
+const PROJECTED_SUFFIX = 'Projected';
 
 /** Schemas that become components on both sides (no transforms, so the same JSON Schema). */
 const PRIMITIVES: ReadonlyArray<z.ZodType> = [ObjectId, Uuid, PathId, Timestamp, NanoTimestamp];
@@ -143,8 +149,10 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
 
 const HEADERS: Record<string, OpenApiHeader> = {
   RequestId: {
-    description: 'The id of this answer, repeated as `requestId` in error bodies.',
-    schema: { type: 'string' },
+    description:
+      'The id of this answer, repeated as `requestId` in error bodies. Every answer carries it, whatever its status.',
+    required: true,
+    schema: { type: 'string', minLength: 1 },
   },
   RetryAfter: {
     description: 'Seconds to wait before the next request.',
@@ -202,6 +210,18 @@ const ERROR_RESPONSES = checkedErrorResponses([
       "`not_found` (no such record in the caller's account; another account's id answers 404 too) or `route_not_found`.",
   },
   {
+    codes: ['payload_too_large'],
+    name: 'PayloadTooLarge',
+    description:
+      '`payload_too_large`: the body is larger than the limit (1 MiB by default), by its `Content-Length` or as read.',
+  },
+  {
+    codes: ['unsupported_media_type'],
+    name: 'UnsupportedMediaType',
+    description:
+      '`unsupported_media_type`: a body sent with a `Content-Type` other than `application/json` (parameters such as `charset` allowed) or `application/<name>+json`.',
+  },
+  {
     codes: ['method_not_allowed'],
     name: 'MethodNotAllowed',
     description: '`method_not_allowed`: the path exists, the method does not.',
@@ -221,6 +241,17 @@ const ERROR_RESPONSES = checkedErrorResponses([
     description: '`internal_error`: a bug in the service.',
   },
 ]);
+
+/**
+ * The `default` response of every operation: any error status the operation lists no response for,
+ * with the same `ErrorBody`. It covers the codes an operation answers only in rare cases and every
+ * status that fault injection (`POST /__mock/faults` with a `status` and no `body`) produces.
+ */
+const DEFAULT_ERROR_RESPONSE = {
+  name: 'OtherError',
+  description:
+    'Any other error status, with the same `ErrorBody`: `conflict` (409), `unprocessable_entity` (422), `service_unavailable` (503), a 403 `forbidden` for a `Host` the standalone mock does not serve, and whatever error status fault injection answers with (`request_timeout` for 408, the API code of the status when it has one, `internal_error` for another 5xx, `fault` for another 4xx).',
+} as const;
 
 /** One error response of the document, before its status is read from the API error table. */
 interface ErrorResponseSpec {
@@ -271,16 +302,32 @@ function errorResponses(): Record<string, OpenApiResponse> {
       content: media,
     };
   }
+  responses[DEFAULT_ERROR_RESPONSE.name] = {
+    description: DEFAULT_ERROR_RESPONSE.description,
+    headers: { 'x-request-id': headerRef('RequestId') },
+    content: { [JSON_MEDIA_TYPE]: { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+  };
   return responses;
 }
 
-/** The error statuses an endpoint can answer, by their general codes in the API error table. */
+/**
+ * The error statuses an endpoint can answer, by their general codes in the API error table. Every
+ * request's body goes through the body stage (an endpoint without a body refuses one there), so
+ * 413 and 415 can answer any endpoint.
+ */
 function errorStatusesOf(endpoint: EndpointDefinition): number[] {
   const codes: ErrorCode[] = ['validation_failed'];
   // Bearer authentication fails with 401; so do wrong keys at login.
   if (endpoint.auth || endpoint.body === LoginBody) codes.push('unauthorized');
   if (endpoint.auth) codes.push('forbidden');
-  codes.push('not_found', 'method_not_allowed', 'rate_limited', 'internal_error');
+  codes.push(
+    'not_found',
+    'method_not_allowed',
+    'payload_too_large',
+    'unsupported_media_type',
+    'rate_limited',
+    'internal_error',
+  );
   return codes.map((code) => API_ERRORS[code].status);
 }
 
@@ -312,7 +359,7 @@ function describeEndpoint(endpoint: EndpointDefinition): string {
   }
   if (endpoint.projection) {
     lines.push(
-      "The body's `projection` trims the answer's items to the named members plus `id`; the other members of the item schema are then absent.",
+      `The body's \`projection\` trims the answer's items to the named members plus \`id\`; the other members of the item schema are then absent, and the items follow the projected item schema (the item schema's name plus \`${PROJECTED_SUFFIX}\`). Each item of the answer is one of the two.`,
     );
   }
   if (endpoint.params) {
@@ -376,8 +423,10 @@ function operationOf(endpoint: EndpointDefinition, components: SchemaComponents)
         };
   for (const status of errorStatusesOf(endpoint)) {
     const error = ERROR_RESPONSES.find((candidate) => candidate.status === status);
-    if (error) responses[String(status)] = { $ref: `#/components/responses/${error.name}` };
+    if (!error) throw new Error(`buildOpenApiDocument: no error response answers status ${status}`);
+    responses[String(status)] = { $ref: `#/components/responses/${error.name}` };
   }
+  responses.default = { $ref: `#/components/responses/${DEFAULT_ERROR_RESPONSE.name}` };
   const description = describeEndpoint(endpoint);
   return {
     operationId: endpoint.name,
@@ -481,6 +530,7 @@ export function buildOpenApiDocument(options: BuildOpenApiDocumentOptions = {}):
       components.add(endpoint.response, 'output', nameOr(endpoint, 'Response', endpoint.response));
   }
   components.emit();
+  for (const endpoint of endpointList) if (endpoint.projection) describeProjection(endpoint, components);
 
   const paths: Record<string, OpenApiPathItem> = {};
   const tags: OpenApiTag[] = [];
@@ -499,6 +549,7 @@ export function buildOpenApiDocument(options: BuildOpenApiDocumentOptions = {}):
 
   const document: OpenApiDocument = {
     openapi: '3.1.0',
+    jsonSchemaDialect: JSON_SCHEMA_DIALECT,
     info: {
       title: OPENAPI_TITLE,
       version: OPENAPI_DOCUMENT_VERSION,
@@ -531,6 +582,50 @@ export function buildOpenApiDocument(options: BuildOpenApiDocumentOptions = {}):
   };
   // Plain data with no object shared between documents: a caller may edit its copy.
   return structuredClone(document);
+}
+
+/**
+ * Describes the answer of a search that takes a `projection`: each item of the answer is one of the
+ * whole item (its component, required members and all) and the projected item
+ * (`<Item>Projected`, see {@link projectedItemSchema}); the two never both match, as `oneOf` needs.
+ */
+function describeProjection(endpoint: EndpointDefinition, components: SchemaComponents): void {
+  const responseName = nameOr(endpoint, 'Response', endpoint.response);
+  const response = components.get(responseName);
+  const itemRef = (response?.items as JsonSchema | undefined)?.$ref;
+  const itemName = typeof itemRef === 'string' ? itemRef.slice(SCHEMA_REF_PREFIX.length) : '';
+  const item = components.get(itemName);
+  if (response?.type !== 'array' || !item)
+    throw new Error(
+      `buildOpenApiDocument: ${endpoint.name} takes a projection but answers no array of items`,
+    );
+  const projectedName = `${itemName}${PROJECTED_SUFFIX}`;
+  if (!components.get(projectedName)) components.set(projectedName, projectedItemSchema(item, itemName));
+  components.set(responseName, {
+    ...response,
+    items: { oneOf: [{ $ref: itemRef }, { $ref: `${SCHEMA_REF_PREFIX}${projectedName}` }] },
+  });
+}
+
+/**
+ * The schema of an item as a search with `projection` answers it: the item's members, each
+ * optional but `id` (the mock sends it with every projection, and the SDK requires it), and no
+ * other member (a projection names documented members only). One of the members the whole item
+ * requires is absent, so that a whole item never matches it too.
+ */
+function projectedItemSchema(item: JsonSchema, itemName: string): JsonSchema {
+  const properties = item.properties as Record<string, JsonSchema> | undefined;
+  const required = item.required as string[] | undefined;
+  if (item.type !== 'object' || !properties?.id || !required || required.length === 0)
+    throw new Error(`buildOpenApiDocument: ${itemName} is not an object with an id and required members`);
+  return {
+    description: `A \`${itemName}\` as a search with \`projection\` answers it: \`id\` and the named members only, each as in \`${itemName}\` (a member the record lacks stays absent). At least one member that \`${itemName}\` requires is absent: an item with all of them is a whole \`${itemName}\`.`,
+    type: 'object',
+    properties,
+    required: ['id'],
+    additionalProperties: false,
+    not: { required },
+  };
 }
 
 function tagOf(name: string): OpenApiTag {

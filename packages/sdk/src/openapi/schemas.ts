@@ -160,6 +160,21 @@ export class SchemaComponents {
     return Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 
+  /** The emitted component schema `name`, if there is one. */
+  get(name: string): JsonSchema | undefined {
+    if (!this.#schemas) throw new Error('SchemaComponents: call emit() first');
+    return this.#schemas[name];
+  }
+
+  /**
+   * Sets the component schema `name` after {@link emit}: a schema the contract has no zod schema
+   * for (a projected item), or an emitted one the document describes more precisely.
+   */
+  set(name: string, schema: JsonSchema): void {
+    if (!this.#schemas) throw new Error('SchemaComponents: call emit() first');
+    this.#schemas[name] = schema;
+  }
+
   /** A reference to a registered component. */
   ref(schema: z.ZodType, io: SchemaIo): JsonSchema {
     const id = this.#registries[io].get(schema)?.id;

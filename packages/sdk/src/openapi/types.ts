@@ -32,6 +32,8 @@ export interface OpenApiTag {
 export interface OpenApiHeader {
   /** What the header carries. */
   description: string;
+  /** Whether every answer that lists the header carries it. */
+  required?: boolean;
   /** The header value's schema. */
   schema: JsonSchema;
 }
@@ -92,7 +94,10 @@ export interface OpenApiOperation {
   parameters?: OpenApiParameter[];
   /** The request body, when the endpoint takes one. */
   requestBody?: OpenApiRequestBody;
-  /** Responses by status code. */
+  /**
+   * Responses by status code, with `default` for every status not listed (the error statuses an
+   * operation answers only in rare cases, and those fault injection produces).
+   */
   responses: Record<string, OpenApiResponse | OpenApiReference>;
   /** The security requirements: bearer authentication, when the endpoint needs it. */
   security?: Array<Record<string, string[]>>;
@@ -123,6 +128,11 @@ export interface OpenApiSecurityScheme {
 export interface OpenApiDocument {
   /** The OpenAPI version. */
   openapi: '3.1.0';
+  /**
+   * The JSON Schema dialect of the schemas: draft 2020-12, as they are generated (validators such
+   * as Prism pick their draft from it).
+   */
+  jsonSchemaDialect: string;
   /** Title, version and description of the API. */
   info: {
     /** The API's title. */

@@ -13,11 +13,17 @@ export interface PageParams {
 
 /**
  * An item as a search with `projection` answers it: only the named members, plus `id`. Without a
- * projection, the whole item.
+ * projection, or with an empty one (the mock answers whole items then), the whole item. With a list
+ * whose members are not known when compiling (a `string[]`-like variable), the named members are
+ * optional: the type cannot promise them.
  */
-export type Projected<T, P> = [P] extends [readonly (infer K)[]]
-  ? Pick<T, Extract<K, keyof T> | ('id' & keyof T)>
-  : T;
+export type Projected<T, P> = [P] extends [readonly []]
+  ? T
+  : [P] extends [readonly (infer K)[]]
+    ? number extends (P & readonly unknown[])['length']
+      ? Pick<T, 'id' & keyof T> & Partial<Pick<T, Extract<K, keyof T>>>
+      : Pick<T, Extract<K, keyof T> | ('id' & keyof T)>
+    : T;
 
 /**
  * The parameters of workspace search: the body members (typed filters and sorts), the paging, and
