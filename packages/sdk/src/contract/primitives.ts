@@ -21,11 +21,35 @@ export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
  */
 export const NANO_TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/;
 
-/** Whether the calendar part of an ISO timestamp names a real instant (rejects `2024-02-30`, hour 25...). */
+/** The decimal number of `value[from, to)` (digits only: the timestamp patterns checked them). */
+function digitsAt(value: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = value.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return Number.NaN;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/**
+ * Whether the calendar part of an ISO timestamp names a real instant (rejects `2024-02-30`, hour
+ * 25, second 60...): arithmetic on the digits, no `Date` per value (it is on every timestamp of
+ * every answer the SDK validates). The same verdict as `new Date(x).toISOString() === x`, which a
+ * property test checks.
+ */
 function isRealInstant(value: string): boolean {
-  const ms = `${value.slice(0, 23)}Z`;
-  const parsed = new Date(ms);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString() === ms;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 7);
+  const day = digitsAt(value, 8, 10);
+  const hour = digitsAt(value, 11, 13);
+  const minute = digitsAt(value, 14, 16);
+  const second = digitsAt(value, 17, 19);
+  if (!(month >= 1 && month <= 12 && day >= 1 && hour <= 23 && minute <= 59 && second <= 59)) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days =
+    month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return day <= days;
 }
 
 /**
