@@ -340,4 +340,17 @@ describe('the layering rules', () => {
       'these known violations are gone: remove them from KNOWN_VIOLATIONS',
     ).toEqual([]);
   });
+
+  it("imports zod as a namespace everywhere, so that bundlers can drop what is not used (zod's locales)", () => {
+    const named: string[] = [];
+    for (const pkg of ['sdk', 'webhook-receiver', 'mock-server']) {
+      for (const file of sourceFiles(join(packagesDir, pkg, 'src'))) {
+        const text = readFileSync(file, 'utf8');
+        // `import { z } from 'zod'` takes the namespace object as a value: every locale comes along.
+        if (/import\s+(type\s+)?\{[^}]*\bz\b[^}]*\}\s+from\s+'zod(\/v4)?'/.test(text))
+          named.push(relative(packagesDir, file));
+      }
+    }
+    expect(named, "use `import * as z from 'zod'` (docs/sdk.md, Size)").toEqual([]);
+  });
 });

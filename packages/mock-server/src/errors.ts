@@ -9,7 +9,7 @@ import {
   type IssueLocation,
   summariseIssues,
 } from '@iacm/sdk/contract';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** An error answer on its way out of a handler: thrown, then turned into the error body. */
 export class HttpError extends Error {

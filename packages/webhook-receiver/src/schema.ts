@@ -22,7 +22,7 @@ import {
   WebhookTestDelivery,
   zodIssues,
 } from '@iacm/sdk/contract';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { WebhookIssue } from './errors.js';
 
 export {

@@ -1,5 +1,5 @@
 /** Control routes: `GET` and `POST /__mock/clock`. @module */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ControlRoute, ok } from './route.js';
 
 /** Body of `POST /__mock/clock`: stop it at `now`, move it by `advanceMs`, or `resume` it. */

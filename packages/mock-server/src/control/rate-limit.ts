@@ -1,5 +1,5 @@
 /** Control route: `POST /__mock/rate-limit`. @module */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SERVICE_RATE_LIMIT } from '../pipeline/rate-limit.js';
 import { type ControlRoute, ok } from './route.js';
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { IacStack, WebhookPayload, WorkspaceRun } from '@iacm/sdk/contract';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { MockResponse } from '../core/http.js';
 import type { GuardrailEvaluation } from '../domain/evaluate.js';
 import type { OutboxEntry } from '../domain/events.js';

@@ -1,5 +1,5 @@
 /** Control route: `POST /__mock/seed`, new data from a seed and sizes. @module */
-import { z } from 'zod';
+import * as z from 'zod';
 import { stripUndefined } from '../core/objects.js';
 import { checkSeedSizes, SIZE_MAXIMA } from '../store/seed/limits.js';
 import { DEFAULT_SIZES } from '../store/state.js';

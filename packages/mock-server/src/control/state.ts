@@ -10,7 +10,7 @@ import {
   WorkspaceRun,
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { MockState } from '../store/state.js';
 import { type ControlRoute, ok } from './route.js';
 

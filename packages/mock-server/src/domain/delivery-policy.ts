@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Random } from '../store/random.js';
 
 /** Delivery retry policy. */

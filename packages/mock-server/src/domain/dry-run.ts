@@ -5,7 +5,7 @@
  * @module
  */
 import { GuardrailCreateBody, type GuardrailRule, ObjectId } from '@iacm/sdk/contract';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseOr400 } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { evaluateGuardrails, type GuardrailEvaluation } from './evaluate.js';

@@ -5,7 +5,7 @@ import {
   type WebhookPayload,
 } from '@iacm/sdk/contract';
 import { generateNotification } from '@iacm/webhook-receiver';
-import { z } from 'zod';
+import * as z from 'zod';
 import { notFound, parseOr400 } from '../errors.js';
 import type { AccountStore } from '../store/store.js';
 import { type EventRecorder, PLATFORM_INTEGRATION_ID } from './events.js';

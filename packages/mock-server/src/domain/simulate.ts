@@ -13,7 +13,7 @@ import {
   type WorkspaceSummary,
 } from '@iacm/sdk/contract';
 import { generateNotification } from '@iacm/webhook-receiver';
-import { z } from 'zod';
+import * as z from 'zod';
 import { notFound, parseOr400 } from '../errors.js';
 import type { AccountStore } from '../store/store.js';
 import { evaluateGuardrails, type GuardrailEvaluation, summarise } from './evaluate.js';

@@ -1,6 +1,6 @@
 import { NOTIFICATION_TYPES, ObjectId, type WebhookPayload } from '@iacm/sdk/contract';
 import { encodeAuthorization, generateNotification, type WebhookCredentials } from '@iacm/webhook-receiver';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HttpError, notFound, parseOr400, validationError } from '../errors.js';
 import { Random } from '../store/random.js';
 import {

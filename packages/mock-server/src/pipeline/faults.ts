@@ -6,7 +6,7 @@
  */
 
 import { codeOfStatus } from '@iacm/sdk/contract';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { MockResponse } from '../core/http.js';
 import { sleep, stripUndefined } from '../core/objects.js';
 import { HttpError, parseOr400 } from '../errors.js';

@@ -15,7 +15,7 @@ import {
   limitIssues,
   matchPath,
 } from '@iacm/sdk/contract';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { HttpError, validationError } from '../errors.js';
 import { parseQuery } from './request.js';
 

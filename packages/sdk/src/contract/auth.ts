@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The body of `POST /v2/login`: an access key and its secret key. */
 export const LoginBody = z.strictObject({

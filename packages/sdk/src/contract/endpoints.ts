@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { HealthResponse, LoginBody, LoginResponse } from './auth.js';
 import { EventQueryBody, EventQueryResponse, FacetQueryBody, FacetQueryResponse } from './event-center.js';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describe, openEnum } from './primitives.js';
 import { looksLikeSecretName } from './redaction.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IAC_TYPES, WEBHOOK_PROVIDER_TYPES } from './enums.js';
 import { NanoTimestamp, openEnum } from './primitives.js';
 

@@ -1,5 +1,5 @@
 import ky, { TimeoutError } from 'ky';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { LoginResponse } from '../contract/auth.js';
 import { buildPath, type EndpointName, endpoints, responseSchemaFor } from '../contract/endpoints.js';
 import {

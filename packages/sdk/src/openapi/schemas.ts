@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import * as contract from '../contract/index.js';
 import type { JsonSchema } from './types.js';
 
