@@ -356,7 +356,9 @@ export async function startAndStop(
     clearTimeout(timer);
     let leftRunning = living();
     let portFreed = await portFree(port);
-    while ((leftRunning.length > 0 || !portFreed) && Date.now() < deadline) {
+    // The mock's last lines may still be in the pipe when its process is gone: wait for them too.
+    const said = () => stdout.includes(`${stop.signal} received, stopping`);
+    while ((leftRunning.length > 0 || !portFreed || !said()) && Date.now() < deadline) {
       await sleep(200);
       leftRunning = living();
       portFreed = await portFree(port);
