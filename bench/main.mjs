@@ -1,0 +1,273 @@
+#!/usr/bin/env node
+/**
+ * `pnpm bench`: the performance figures of issue 15, each a ratio against a baseline measured in the
+ * same run (P4 and P6: absolute figures, labelled with the machine), printed as a table and written
+ * as JSON with the machine's details and load. Not part of `pnpm test`. A slow figure never fails it;
+ * a figure that could not be measured does (exit code 1). See docs/performance.md.
+ *
+ *   pnpm bench                      every benchmark, full sizes
+ *   pnpm bench -- --only P1,P3      a subset
+ *   pnpm bench:smoke                reduced sizes, 50 requests per row (CI: it runs, no timing asserted)
+ *   pnpm bench -- --help            every option
+ */
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { machine, load as machineLoad } from './lib/machine.mjs';
+import { BENCH, checkBuilds, ROOT } from './lib/paths.mjs';
+import { stopAll } from './lib/processes.mjs';
+import { formatSummary, summarize } from './lib/profile.mjs';
+import { failed } from './lib/rows.mjs';
+
+/** The benchmarks, in the order they run. */
+const BENCHMARKS = {
+  P1: './p1-standalone.mjs',
+  P2: './p2-msw.mjs',
+  P3: './p3-sdk.mjs',
+  P4: './p4-scale.mjs',
+  P5: './p5-receiver.mjs',
+  P6: './p6-bundle.mjs',
+  FA: './fa-first-answer.mjs',
+};
+
+const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
+
+  --only <ids>          run only these, comma-separated: ${Object.keys(BENCHMARKS).join(', ')} (FA: createMockServer() time to first answer)
+  --smoke               reduced sizes and 50 requests per row; checks that every row produces a figure
+  --requests <n>        measured requests per row (default 500; smoke 50)
+  --warmup <n>          warm-up requests per row, not measured (default 20; smoke 10)
+  --concurrency <n>     requests in flight for the throughput rows, P1 and P5 (default 10)
+  --rounds <n>          alternating rounds of subject and baseline in the ratio rows (default 5; smoke 1)
+  --row-seconds <n>     P4: stop a row after this many seconds even before --requests (default 30; smoke 15)
+  --workspaces <n>      P4: workspaces of the primary account (default 100000; smoke 2000)
+  --events <n>          P4: events of the primary account (default 1000000; smoke 20000)
+  --processes <n>       FA: fresh processes per side (default 7; smoke 2)
+  --out <file>          the JSON report (default bench/results/latest.json)
+  --profile             also write a CPU profile of every measured process (bench/results/profiles/)
+                        and print where the time went
+  --help                this text
+`;
+
+/**
+ * @typedef {object} Context
+ * @property {boolean} smoke
+ * @property {number} requests
+ * @property {number} warmup
+ * @property {number} concurrency
+ * @property {number} rounds
+ * @property {number} rowSeconds
+ * @property {{ workspaces: number, events: number }} sizes
+ * @property {number} processes
+ * @property {(name: string) => { execArgv: string[] }} serverOptions node flags for a measured process
+ * @property {(message: string) => void} log a progress line (stderr)
+ */
+
+function parseArgs(argv) {
+  const smoke = argv.includes('--smoke');
+  const options = {
+    only: Object.keys(BENCHMARKS),
+    smoke,
+    requests: smoke ? 50 : 500,
+    warmup: smoke ? 10 : 20,
+    concurrency: 10,
+    rounds: smoke ? 1 : 5,
+    rowSeconds: smoke ? 15 : 30,
+    workspaces: smoke ? 2000 : 100_000,
+    events: smoke ? 20_000 : 1_000_000,
+    processes: smoke ? 2 : 7,
+    out: join(BENCH, 'results', 'latest.json'),
+    profile: false,
+    help: false,
+  };
+  const numeric = {
+    '--requests': ['requests', 1, 1_000_000],
+    '--warmup': ['warmup', 0, 100_000],
+    '--concurrency': ['concurrency', 1, 1000],
+    '--rounds': ['rounds', 1, 100],
+    '--row-seconds': ['rowSeconds', 1, 3600],
+    '--workspaces': ['workspaces', 0, 100_000],
+    '--events': ['events', 0, 1_000_000],
+    '--processes': ['processes', 1, 100],
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') continue;
+    if (arg === '--smoke') continue;
+    if (arg === '--profile') options.profile = true;
+    else if (arg === '--help' || arg === '-h') options.help = true;
+    else if (arg === '--only' || arg === '--out' || arg in numeric) {
+      const value = argv[++i];
+      if (value === undefined || value.startsWith('--'))
+        throw new Error(`${arg} expects a value, received nothing`);
+      if (arg === '--out') options.out = resolve(value);
+      else if (arg === '--only') {
+        const ids = value
+          .split(',')
+          .map((s) => s.trim().toUpperCase())
+          .filter(Boolean);
+        const unknown = ids.filter((s) => !(s in BENCHMARKS));
+        if (ids.length === 0 || unknown.length > 0) {
+          throw new Error(
+            `--only expects ids among ${Object.keys(BENCHMARKS).join(', ')}, comma-separated, received ${JSON.stringify(value)}`,
+          );
+        }
+        options.only = Object.keys(BENCHMARKS).filter((key) => ids.includes(key));
+      } else {
+        const [key, min, max] = numeric[arg];
+        const n = Number(value);
+        if (!/^\d+$/.test(value) || n < min || n > max) {
+          throw new Error(
+            `${arg} expects a whole number from ${min} to ${max}, received ${JSON.stringify(value)}`,
+          );
+        }
+        options[key] = n;
+      }
+    } else {
+      throw new Error(`unknown option ${JSON.stringify(arg)}; see --help`);
+    }
+  }
+  return options;
+}
+
+function pad(text, width) {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+/** The report as a Markdown table (it reads the same in a terminal). */
+function table(rows) {
+  const cells = rows.map((r) => [
+    r.id,
+    r.what,
+    r.text,
+    r.goal?.text ?? '-',
+    r.met === null ? (r.figure === null ? 'ERROR' : '-') : r.met ? 'yes' : 'no',
+  ]);
+  const head = ['id', 'what', 'figure (subject vs baseline)', 'goal', 'met'];
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c) => `| ${c.map((x, i) => pad(x, widths[i])).join(' | ')} |`;
+  return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n');
+}
+
+async function main() {
+  let options;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`bench: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (options.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  let stale;
+  try {
+    stale = checkBuilds();
+  } catch (error) {
+    process.stderr.write(`bench: ${error.message}\n`);
+    process.exit(2);
+  }
+  const log = (message) => process.stderr.write(`bench: ${message}\n`);
+  if (stale.length > 0) {
+    log(
+      `warning: the sources of ${stale.join(', ')} changed after their build; run \`pnpm build\` to measure them`,
+    );
+  }
+  const started = new Date();
+  const profileDir = join(BENCH, 'results', 'profiles', started.toISOString().replace(/[:.]/g, '-'));
+  if (options.profile) mkdirSync(profileDir, { recursive: true });
+  /** @type {Context} */
+  const ctx = {
+    smoke: options.smoke,
+    requests: options.requests,
+    warmup: options.warmup,
+    concurrency: options.concurrency,
+    rounds: options.rounds,
+    rowSeconds: options.rowSeconds,
+    sizes: { workspaces: options.workspaces, events: options.events },
+    processes: options.processes,
+    serverOptions: (name) => ({
+      execArgv: options.profile
+        ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+        : [],
+    }),
+    log,
+  };
+  const info = machine();
+  const report = {
+    schema: 1,
+    startedAt: started.toISOString(),
+    command: `node bench/main.mjs ${process.argv.slice(2).join(' ')}`.trim(),
+    options: { ...options, out: relative(ROOT, options.out) },
+    machine: info,
+    load: { before: machineLoad(), after: undefined },
+    staleBuilds: stale,
+    benchmarks: [],
+    rows: [],
+  };
+  log(
+    `${info.cpuCount} x ${info.cpuModel}, ${Math.round(info.totalMemoryBytes / 2 ** 30)} GiB, Node ${info.node}, ` +
+      `load ${report.load.before.loadavg.join(' ')}`,
+  );
+  for (const key of options.only) {
+    const module = await import(BENCHMARKS[key]);
+    const loadBefore = machineLoad();
+    log(`${key}: ${module.title} (load ${loadBefore.loadavg.join(' ')}) ...`);
+    const t0 = performance.now();
+    let rows;
+    try {
+      rows = await module.run(ctx);
+    } catch (error) {
+      rows = [failed(key, module.title, error)];
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    for (const r of rows)
+      log(`  ${r.what}: ${r.text}${r.goal ? ` (goal ${r.goal.text}: ${r.met ? 'met' : 'not met'})` : ''}`);
+    report.benchmarks.push({
+      id: key,
+      title: module.title,
+      seconds: Math.round(seconds * 10) / 10,
+      loadBefore,
+      loadAfter: machineLoad(),
+    });
+    report.rows.push(...rows);
+  }
+  if (options.profile) {
+    report.profiles = [];
+    for (const file of readdirSync(profileDir)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .sort()) {
+      const summary = summarize(join(profileDir, file));
+      report.profiles.push(summary);
+      log(`profile\n${formatSummary(summary)}`);
+    }
+  }
+  report.load.after = machineLoad();
+  report.finishedAt = new Date().toISOString();
+  mkdirSync(dirname(options.out), { recursive: true });
+  writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
+  const load = `load average ${report.load.before.loadavg.join(' ')} before, ${report.load.after.loadavg.join(' ')} after`;
+  process.stdout.write(
+    `\n${table(report.rows)}\n\n${info.cpuCount} x ${info.cpuModel}, Node ${info.node}, ${info.os}; ${load}.\n` +
+      `Written to ${relative(ROOT, options.out)}.\n`,
+  );
+  const missing = report.rows.filter((r) => typeof r.figure !== 'number' || !Number.isFinite(r.figure));
+  if (missing.length > 0) {
+    process.stderr.write(
+      `bench: ${missing.length} row(s) produced no figure: ${missing.map((r) => `${r.id} ${r.what}`).join('; ')}\n`,
+    );
+    process.exitCode = 1;
+  } else if (options.smoke) {
+    process.stdout.write(
+      `Smoke run: all ${report.rows.length} rows produced a figure (no timing is asserted).\n`,
+    );
+  }
+}
+
+process.on('exit', stopAll);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stopAll();
+    process.exit(130);
+  });
+}
+await main();

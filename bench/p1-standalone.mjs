@@ -1,0 +1,57 @@
+/**
+ * P1: the standalone mock (its CLI, `--quiet`, default sizes) answering a workspace search of 25
+ * items, against a raw node:http server answering the same bytes. Throughput ratio; goal >= 0.4x.
+ */
+import { alternate, fetchOnce, load } from './lib/load.mjs';
+import { atLeast, row } from './lib/rows.mjs';
+import { routeOf, startMock, startRaw } from './lib/servers.mjs';
+import { num, size } from './lib/stats.mjs';
+
+export const id = 'P1';
+export const title = 'standalone workspace search vs raw node:http (same bytes)';
+
+const PATH = '/v2/workspaces/search';
+
+/** @param {import('./main.mjs').Context} ctx */
+export async function run(ctx) {
+  const mock = await startMock({}, ctx.serverOptions('p1-mock'));
+  let raw;
+  try {
+    const headers = { authorization: `Bearer ${mock.token}` };
+    const answer = await fetchOnce(`${mock.url}${PATH}`, { method: 'POST', headers, body: {} });
+    const items = JSON.parse(answer.bytes.toString('utf8'));
+    if (answer.status !== 200 || !Array.isArray(items) || items.length !== 25) {
+      throw new Error(
+        `the workspace search answered ${answer.status} with ${items.length} items, expected 200 with 25`,
+      );
+    }
+    raw = await startRaw([routeOf('POST', PATH, answer)], ctx.serverOptions('p1-raw'));
+    const request = (base) => () =>
+      load({
+        url: `${base}${PATH}`,
+        method: 'POST',
+        headers,
+        body: {},
+        requests: ctx.requests,
+        warmup: ctx.warmup,
+        concurrency: ctx.concurrency,
+      });
+    const { a, b } = await alternate(ctx.rounds, request(mock.url), request(raw.url));
+    const ratio = a.rps / b.rps;
+    return [
+      row({
+        id,
+        what: `workspace search, 25 items (${size(answer.bytes.length)}), standalone mock vs raw node:http: throughput`,
+        figure: ratio,
+        unit: 'x',
+        text:
+          `${ratio.toFixed(2)}x (${num(a.rps)} vs ${num(b.rps)} req/s; ` +
+          `p50 ${num(a.p50Ms)} vs ${num(b.p50Ms)} ms, p99 ${num(a.p99Ms)} vs ${num(b.p99Ms)} ms)`,
+        goal: atLeast(0.4, 'x'),
+        details: { concurrency: ctx.concurrency, subject: a, baseline: b },
+      }),
+    ];
+  } finally {
+    await Promise.all([mock.stop(), raw?.stop()]);
+  }
+}

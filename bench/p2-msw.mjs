@@ -1,0 +1,34 @@
+/**
+ * P2: the in-process mock through MSW, per request, against a static MSW handler answering the same
+ * JSON bytes (same process, same `fetch`, same `res.json()`). Time ratio; goal <= 1.25x.
+ */
+import { join } from 'node:path';
+import { BENCH } from './lib/paths.mjs';
+import { runChild } from './lib/processes.mjs';
+import { atMost, row } from './lib/rows.mjs';
+import { duration, size } from './lib/stats.mjs';
+
+export const id = 'P2';
+export const title = 'in-process mock through MSW vs a static MSW handler (same JSON)';
+
+/** @param {import('./main.mjs').Context} ctx */
+export async function run(ctx) {
+  const result = await runChild(
+    join(BENCH, 'p2-msw-child.mjs'),
+    { requests: ctx.requests, warmup: ctx.warmup, rounds: ctx.rounds },
+    { execArgv: ctx.serverOptions('p2-msw').execArgv },
+  );
+  const { subject: a, baseline: b } = result;
+  const ratio = a.meanMs / b.meanMs;
+  return [
+    row({
+      id,
+      what: `workspace search, 25 items (${size(result.bytes)}), createMockServer() handlers vs a static handler: time per request`,
+      figure: ratio,
+      unit: 'x',
+      text: `${ratio.toFixed(2)}x (mean ${duration(a.meanMs)} vs ${duration(b.meanMs)}; p99 ${duration(a.p99Ms)} vs ${duration(b.p99Ms)})`,
+      goal: atMost(1.25, 'x'),
+      details: { subject: a, baseline: b },
+    }),
+  ];
+}
