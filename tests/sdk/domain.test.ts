@@ -90,7 +90,10 @@ describe('simulated runs against guardrail rules, end to end through the SDK', (
     expect(after?.guardrails).toEqual([ruleId]);
 
     const events = await client.eventCenter.query({
-      query: { filters: [{ key: 'eventType', values: ['guardrails_violation'] }], searchText: runId },
+      query: {
+        filters: [{ key: 'eventType', values: ['guardrails_violation'] }],
+        searchText: 'cost ceiling',
+      },
       facets: [{ field: 'eventType' }],
     });
     expect(events.events).toHaveLength(1);

@@ -47,6 +47,8 @@ describe('workspace search body', () => {
     };
     expect(WorkspaceSearchBody.safeParse(body).error?.issues).toBeUndefined();
     expect(WorkspaceSearchBody.safeParse({}).success).toBe(true);
+    // An empty list adds no constraint (the product's UI sends every member, often as []).
+    expect(WorkspaceSearchBody.safeParse({ filters: { labels: [], $or: {} } }).success).toBe(true);
   });
 
   it.each([
@@ -55,7 +57,6 @@ describe('workspace search body', () => {
     ['an unknown CI tool', { filters: { ciTool: ['circleci'] } }, 'filters.ciTool.0'],
     ['a status of the wrong case', { filters: { status: ['acknowledged'] } }, 'filters.status.0'],
     ['a filter value that is not a list', { filters: { labels: 'prod' } }, 'filters.labels'],
-    ['an empty filter list', { filters: { labels: [] } }, 'filters.labels'],
     ['isManagedWorkflow as text', { filters: { isManagedWorkflow: 'true' } }, 'filters.isManagedWorkflow'],
     ['a nested $or', { filters: { $or: { $or: {} } } }, 'filters.$or.$or'],
     ['a projection of an unknown member', { projection: ['secret'] }, 'projection.0'],
@@ -275,6 +276,12 @@ describe('IaC explorer bodies', () => {
 });
 
 describe('event center bodies', () => {
+  it('accepts an event filter with no values: it adds no constraint', () => {
+    expect(
+      EventQueryBody.safeParse({ query: { filters: [{ key: 'integrationId', values: [] }] } }).success,
+    ).toBe(true);
+  });
+
   it('accepts size 1 to 150, with 50 documented as the default', () => {
     expect(DEFAULT_EVENT_PAGE_SIZE).toBe(50);
     fc.assert(
@@ -315,11 +322,6 @@ describe('event center bodies', () => {
       'an unknown filter key',
       { query: { filters: [{ key: 'owner', values: ['x'] }] } },
       'query.filters.0.key',
-    ],
-    [
-      'a filter without values',
-      { query: { filters: [{ key: 'integrationId', values: [] }] } },
-      'query.filters.0.values',
     ],
     ['a facet size of 101', { facets: [{ field: 'eventType', size: 101 }] }, 'facets.0.size'],
     ['an empty continuation token', { continuationToken: '' }, 'continuationToken'],

@@ -14,7 +14,9 @@ import {
   type FacetQueryBody,
   type FacetResult,
 } from '@iacm/sdk/contract';
-import { allOf, textPredicate } from '../query/search.js';
+import { atOrAfter, atOrBefore } from '../query/dates.js';
+import { addsNoConstraint, allOf } from '../query/search.js';
+import { containsNeedle, SEARCH_FIELDS, searchNeedle, textPredicate } from '../query/text.js';
 import { accountOf, type Operations } from './operation.js';
 
 function eventValue(event: Event, field: EventField): string {
@@ -24,28 +26,22 @@ function eventValue(event: Event, field: EventField): string {
 function eventPredicate(query: NonNullable<EventQueryBody['query']> | undefined) {
   if (!query) return undefined;
   const { startTime, endTime } = query;
-  const filters = query.filters ?? [];
+  // A filter with an empty `values` list adds no constraint, like an empty list everywhere.
+  const filters = (query.filters ?? []).filter((f) => !addsNoConstraint(f.values));
   return allOf<Event>(
-    startTime === undefined ? undefined : (e) => e.event_timestamp >= startTime,
-    endTime === undefined ? undefined : (e) => e.event_timestamp <= endTime,
+    startTime === undefined ? undefined : (e) => atOrAfter(e.event_timestamp, startTime),
+    endTime === undefined ? undefined : (e) => atOrBefore(e.event_timestamp, endTime),
     filters.length === 0 ? undefined : (e) => filters.every((f) => f.values.includes(eventValue(e, f.key))),
-    'searchText' in query
-      ? textPredicate<Event>(query.searchText, (e) => [
-          e.asset_id,
-          e.asset_type,
-          e.event_type,
-          ...e.event.attributes.map((a) => a.value),
-        ])
-      : undefined,
+    'searchText' in query ? textPredicate(query.searchText, SEARCH_FIELDS.events) : undefined,
   );
 }
 
 function facet(events: Iterable<Event>, field: EventField, size: number, valueSearch?: string): FacetResult {
   const counts = new Map<string, number>();
-  const needle = valueSearch?.trim().toLowerCase();
+  const needle = searchNeedle(valueSearch);
   for (const e of events) {
     const value = eventValue(e, field);
-    if (needle && !value.toLowerCase().includes(needle)) continue;
+    if (needle !== undefined && !containsNeedle(value, needle)) continue;
     counts.set(value, (counts.get(value) ?? 0) + 1);
   }
   const values = [...counts]

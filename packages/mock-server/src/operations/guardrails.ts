@@ -15,6 +15,7 @@ import {
 import { HttpError, notFound, validationError } from '../errors.js';
 import type { SortValue } from '../query/compare.js';
 import { anyOf, type FilterSpec } from '../query/search.js';
+import { SEARCH_FIELDS } from '../query/text.js';
 import type { AccountStore } from '../store/store.js';
 import { searchList } from './listing.js';
 import { accountOf, type HandlerContext, type Operations } from './operation.js';
@@ -99,7 +100,7 @@ export const guardrailsOperations = {
     const account = accountOf(ctx);
     return searchList('guardrails.search', ctx, account.rules.values(), ctx.body as GuardrailSearchBody, {
       filters: guardrailFilters,
-      text: (r) => [r.name],
+      text: SEARCH_FIELDS.guardrails,
       sorts: guardrailSorts,
       fallback: ['createdAt', -1],
     });

@@ -3,42 +3,41 @@
  *
  * @module
  */
-import type { explorerPage, IacStack, ModuleQueryBody, ScreenFilters } from '@iacm/sdk/contract';
+import type {
+  Backend,
+  explorerPage,
+  IacStack,
+  Module,
+  ModuleQueryBody,
+  Repository,
+  ScreenFilters,
+} from '@iacm/sdk/contract';
 import { comparator, type SortValue } from '../query/compare.js';
-import { allOf, anyOf, pageOf, textPredicate } from '../query/search.js';
+import {
+  backendFilter,
+  type ExplorerData,
+  moduleFilter,
+  repositoryFilter,
+  stackFilter,
+} from '../query/explorer-filters.js';
+import { allOf, pageOf } from '../query/search.js';
+import { SEARCH_FIELDS, textPredicate } from '../query/text.js';
+import { versionSortKey } from '../query/versions.js';
+import type { AccountStore } from '../store/store.js';
 import { accountOf, type Operations, pageWindow } from './operation.js';
 
-function stackPredicate(filters: ScreenFilters | undefined, text: string | undefined) {
-  const f = filters ?? {};
-  const tests: Array<((s: IacStack) => boolean) | undefined> = [
-    f.stateType && ((s) => anyOf(s.stateType, f.stateType as string[])),
-    f.status && ((s) => anyOf(s.status, f.status as string[])),
-    f.iacState && ((s) => anyOf(s.status, f.iacState as string[])),
-    f.backendLocation && ((s) => anyOf(s.backend, f.backendLocation as string[])),
-    f.vcsRepo && ((s) => anyOf(s.metadata.vcsRepo, f.vcsRepo as string[])),
-    f.providerType &&
-      ((s) =>
-        anyOf(
-          s.stackProviders.map((p) => p.providerType),
-          f.providerType as string[],
-        )),
-    f.providerAccountId &&
-      ((s) =>
-        anyOf(
-          s.stackProviders.map((p) => p.providerAccountId),
-          f.providerAccountId as string[],
-        )),
-    f.providerIntegrationId &&
-      ((s) =>
-        anyOf(
-          s.stackProviders.map((p) => p.providerIntegrationId),
-          f.providerIntegrationId as string[],
-        )),
-    f.hasIntegratedProviders === true ? (s) => s.stackProviders.some((p) => p.isIntegrated) : undefined,
-    f.hasNotIntegratedProviders === true ? (s) => s.stackProviders.some((p) => !p.isIntegrated) : undefined,
-    textPredicate<IacStack>(text, (s) => [s.name, s.id, s.backend, s.metadata.vcsRepo, s.metadata.vcsPath]),
-  ];
-  return allOf(...tests);
+/** What the explorer filters read of an account (the workspaces can be walked more than once). */
+function explorerData(account: AccountStore): ExplorerData {
+  return {
+    stacks: account.explorer.stacks,
+    workspaces: { [Symbol.iterator]: () => account.workspaces.values() },
+  };
+}
+
+/** Reads a sort field of a record: version fields by their version sort key, others as they are. */
+function sortValue<T>(field: keyof T & string): (record: T) => SortValue {
+  if (field === 'version') return (record) => versionSortKey(record[field]);
+  return (record) => record[field] as SortValue;
 }
 
 function providerSource(providerType: string): string {
@@ -68,11 +67,14 @@ export const iacExplorerOperations = {
       freeTextSearch?: string;
       sorting?: { field: keyof IacStack; order: 'asc' | 'desc' };
     } & Parameters<typeof explorerPage>[0];
-    const filter = stackPredicate(body.screenFilters, body.freeTextSearch);
+    const filter = allOf(
+      stackFilter(body.screenFilters, explorerData(account)),
+      textPredicate(body.freeTextSearch, SEARCH_FIELDS.stacks),
+    );
     const matches = account.explorer.stacks.filter((s) => !filter || filter(s));
     const sorting = body.sorting ?? { field: 'name', order: 'asc' };
     const compare = comparator<IacStack>([
-      { get: (s) => s[sorting.field] as SortValue, order: sorting.order === 'desc' ? -1 : 1 },
+      { get: sortValue<IacStack>(sorting.field), order: sorting.order === 'desc' ? -1 : 1 },
     ]);
     const { offset, limit } = pageWindow('iacExplorer.stacks', ctx);
     return { hits: pageOf([...matches], compare, offset, limit), total: matches.length };
@@ -83,12 +85,9 @@ export const iacExplorerOperations = {
     const body = ctx.body as { screenFilters?: ScreenFilters; freeTextSearch?: string } & Parameters<
       typeof explorerPage
     >[0];
-    const f = body.screenFilters ?? {};
-    const filter = allOf<(typeof account.explorer.backends)[number]>(
-      f.backendLocation && ((b) => anyOf(b.mainLocation, f.backendLocation as string[])),
-      f.providerIntegrationId && ((b) => anyOf(b.remoteIntegrationId, f.providerIntegrationId as string[])),
-      f.stateType && ((b) => anyOf(b.type, f.stateType as string[])),
-      textPredicate(body.freeTextSearch, (b) => [b.id, b.type, b.mainLocation]),
+    const filter = allOf<Backend>(
+      backendFilter(body.screenFilters, explorerData(account)),
+      textPredicate(body.freeTextSearch, SEARCH_FIELDS.backends),
     );
     const matches = account.explorer.backends.filter((b) => !filter || filter(b));
     const { offset, limit } = pageWindow('iacExplorer.backends', ctx);
@@ -102,37 +101,29 @@ export const iacExplorerOperations = {
   'iacExplorer.repositories': (ctx) => {
     const account = accountOf(ctx);
     const body = ctx.body as { screenFilters?: ScreenFilters; freeTextSearch?: string };
-    const vcsRepo = body.screenFilters?.vcsRepo;
-    const text = textPredicate<(typeof account.explorer.repositories)[number]>(body.freeTextSearch, (r) => [
-      r.repoFullName,
-    ]);
+    const filter = allOf<Repository>(
+      repositoryFilter(body.screenFilters, explorerData(account)),
+      textPredicate(body.freeTextSearch, SEARCH_FIELDS.repositories),
+    );
     return account.explorer.repositories
-      .filter((r) => (!vcsRepo || vcsRepo.includes(r.repoFullName)) && (!text || text(r)))
+      .filter((r) => !filter || filter(r))
       .sort((a, b) => b.maxTimestamp - a.maxTimestamp || (a.repoFullName < b.repoFullName ? -1 : 1));
   },
 
   'iacExplorer.modules': (ctx) => {
     const account = accountOf(ctx);
     const body = ctx.body as ModuleQueryBody & Parameters<typeof explorerPage>[0];
-    const f = body.screenFilters ?? {};
-    type M = (typeof account.explorer.modules)[number];
-    const filter = allOf<M>(
-      f.repoFullName && ((m) => anyOf(m.repoFullName, f.repoFullName as string[])),
-      f.moduleOriginType && ((m) => anyOf(m.moduleOriginType, f.moduleOriginType as string[])),
-      textPredicate(body.freeTextSearch, (m) => [
-        m.moduleFolderPath,
-        m.repoFullName,
-        m.moduleOrigin,
-        m.moduleVcsPath,
-      ]),
+    const filter = allOf<Module>(
+      moduleFilter(body.screenFilters, explorerData(account)),
+      textPredicate(body.freeTextSearch, SEARCH_FIELDS.modules),
     );
     const matches = account.explorer.modules.filter((m) => !filter || filter(m));
     const sort = body.sort?.map((s) => ({ field: s.field, order: s.order })) ??
       body.sortArr?.map((s) => ({ field: s.field, order: s.sort })) ?? [
         { field: 'repoFullName', order: 'asc' as const },
       ];
-    const compare = comparator<M>(
-      sort.map((s) => ({ get: (m: M) => m[s.field] as SortValue, order: s.order === 'desc' ? -1 : 1 })),
+    const compare = comparator<Module>(
+      sort.map((s) => ({ get: sortValue<Module>(s.field), order: s.order === 'desc' ? -1 : 1 })),
     );
     const { offset, limit } = pageWindow('iacExplorer.modules', ctx);
     return { modules: pageOf([...matches], compare, offset, limit), total: matches.length };
@@ -141,7 +132,7 @@ export const iacExplorerOperations = {
   'iacExplorer.providers': (ctx) => {
     const account = accountOf(ctx);
     const body = ctx.body as { screenFilters?: ScreenFilters };
-    const filter = stackPredicate(body.screenFilters, undefined);
+    const filter = stackFilter(body.screenFilters, explorerData(account));
     const types: Record<string, Record<string, { count: number; isIntegrated: boolean }>> = {};
     const sources: string[] = [];
     for (const stack of account.explorer.stacks) {

@@ -6,7 +6,8 @@
  */
 import { sortKeys } from '@iacm/sdk/contract';
 import { comparator, type SortKey, type SortValue } from '../query/compare.js';
-import { allOf, type FilterSpec, filterPredicate, pageOf, project, textPredicate } from '../query/search.js';
+import { allOf, type FilterSpec, filterPredicate, pageOf, project } from '../query/search.js';
+import { textPredicate } from '../query/text.js';
 import { type HandlerContext, pageWindow, type WindowedEndpoint } from './operation.js';
 
 /** A comparator over the request's sort keys (or `fallback`), reading fields with `getters`. */

@@ -15,7 +15,9 @@ import {
 } from '@iacm/sdk/contract';
 import { notFound } from '../errors.js';
 import type { SortValue } from '../query/compare.js';
-import { allOf, anyOf, type FilterSpec, filterPredicate, project, textPredicate } from '../query/search.js';
+import { atOrAfter } from '../query/dates.js';
+import { allOf, anyOf, type FilterSpec, filterPredicate, project } from '../query/search.js';
+import { SEARCH_FIELDS, textPredicate } from '../query/text.js';
 import type { AccountStore } from '../store/store.js';
 import { searchList } from './listing.js';
 import { accountOf, type Operations, pageWindow } from './operation.js';
@@ -52,8 +54,8 @@ const runFilters: FilterSpec<WorkspaceRun> = {
   repository: (r, v: string[]) => anyOf(r.repo, v),
   repositoryUrl: (r, v: string[]) => anyOf(r.repoUrl, v),
   title: (r, v: string[]) => anyOf(r.title, v),
-  createdAt: (r, v: string) => r.createdAt >= v,
-  updatedAt: (r, v: string) => r.updatedAt >= v,
+  createdAt: (r, v: string) => atOrAfter(r.createdAt, v),
+  updatedAt: (r, v: string) => atOrAfter(r.updatedAt, v),
 };
 
 const runSorts: Record<string, (r: WorkspaceRun) => SortValue> = {
@@ -74,7 +76,7 @@ export const workspacesOperations = {
     const body = ctx.body as WorkspaceSearchBody;
     const filter = allOf(
       filterPredicate(workspaceFilters, body.filters as Record<string, unknown> | undefined),
-      textPredicate<WorkspaceSummary>(body.searchValue, (w) => [w.workspaceName, w.repo, ...w.labels]),
+      textPredicate(body.searchValue, SEARCH_FIELDS.workspaces),
     );
     const keys = sortKeys(body.sort);
     const sort = (keys.length > 0 ? keys : [['lastRunTime', -1] as const]).map(([field, order]) => ({
@@ -144,7 +146,7 @@ export const workspacesOperations = {
       ctx.body as RunSearchBody,
       {
         filters: runFilters,
-        text: (r) => [r.runName, r.title, r.branch, r.commitId, r.runId],
+        text: SEARCH_FIELDS.runs,
         sorts: runSorts,
         fallback: ['updatedAt', -1],
       },

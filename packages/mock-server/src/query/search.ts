@@ -1,6 +1,8 @@
 /**
  * The one query engine behind every search: filters (any-of within a member, AND across members,
- * `$or` across its members), case-insensitive `searchValue`, and `projection`.
+ * `$or` across its members; an empty list or an empty `$or` adds no constraint) and `projection`.
+ * Free text lives in `text.ts`, version order in `versions.ts`, date comparison in `dates.ts`, the IaC
+ * explorer's shared filters in `explorer-filters.ts`.
  */
 
 /** How each filter member matches a record: given the filter's value, does the record match? */
@@ -16,11 +18,22 @@ export function anyOf(
   return actual.some((value) => wanted.includes(value));
 }
 
+/**
+ * Whether a filter value adds no constraint: absent, or an empty list. The product's own console
+ * sends every filter member, often as `[]`, meaning "not filtered on this"; so on every endpoint an
+ * empty list is read as if the member were absent (never "match nothing", never a 400).
+ */
+export function addsNoConstraint(value: unknown): boolean {
+  return value === undefined || (Array.isArray(value) && value.length === 0);
+}
+
 type Filters = Record<string, unknown> & { $or?: Record<string, unknown> };
 
 /**
  * Builds the predicate of a `filters` object: every member other than `$or` must match, and when
- * `$or` has members, at least one of them must match. Returns undefined when nothing filters.
+ * `$or` has members, at least one of them must match. Members that add no constraint (absent, or an
+ * empty list: {@link addsNoConstraint}) are left out first, in `$or` too, so an `$or` whose members
+ * are all empty is an empty `$or`, which adds no constraint. Returns undefined when nothing filters.
  */
 export function filterPredicate<T>(
   spec: FilterSpec<T>,
@@ -35,29 +48,15 @@ export function filterPredicate<T>(
     return (record: T) => match(record, value as never);
   };
   for (const [member, value] of Object.entries(filters)) {
-    if (member === '$or' || value === undefined) continue;
+    if (member === '$or' || addsNoConstraint(value)) continue;
     tests.push(build(member, value));
   }
   for (const [member, value] of Object.entries(filters.$or ?? {})) {
-    if (value !== undefined) orTests.push(build(member, value));
+    if (!addsNoConstraint(value)) orTests.push(build(member, value));
   }
   if (tests.length === 0 && orTests.length === 0) return undefined;
   return (record) =>
     tests.every((t) => t(record)) && (orTests.length === 0 || orTests.some((t) => t(record)));
-}
-
-/**
- * Builds a case-insensitive substring matcher over the text members `fields` reads. Returns
- * undefined for an absent or blank search.
- */
-export function textPredicate<T>(
-  search: string | undefined,
-  fields: (record: T) => ReadonlyArray<string | undefined | null>,
-): ((record: T) => boolean) | undefined {
-  const needle = search?.trim().toLowerCase();
-  if (!needle) return undefined;
-  return (record) =>
-    fields(record).some((text) => typeof text === 'string' && text.toLowerCase().includes(needle));
 }
 
 /** Combines predicates with AND, skipping absent ones. */

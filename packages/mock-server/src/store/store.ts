@@ -1,14 +1,18 @@
 import type { Event, GuardrailRule, WorkspaceRun, WorkspaceSummary } from '@iacm/sdk/contract';
 import { notFound } from '../errors.js';
 import { Collection } from '../query/collection.js';
+import { versionSortKey } from '../query/versions.js';
 import type { AccountState, MockAccount, MockState, NotificationConfig, OutboxEntry } from './state.js';
 
-/** Sortable fields of workspaces, by the spec's sort names (and the default `lastRunTime`). */
+/**
+ * Sortable fields of workspaces, by the spec's sort names (and the default `lastRunTime`).
+ * `terraformVersion` sorts `iacTypeVersion` in version order, through its precomputed sort key.
+ */
 export const WORKSPACE_SORTS = {
   lastRunTime: (w: WorkspaceSummary) => w.lastRunTime ?? undefined,
   workspaceName: (w: WorkspaceSummary) => w.workspaceName,
   repository: (w: WorkspaceSummary) => w.repo,
-  terraformVersion: (w: WorkspaceSummary) => w.iacTypeVersion ?? undefined,
+  terraformVersion: (w: WorkspaceSummary) => versionSortKey(w.iacTypeVersion),
   lastRunStatus: (w: WorkspaceSummary) => w.lastRunStatus?.description,
   ciTool: (w: WorkspaceSummary) => w.runnerType,
 } as const;

@@ -36,16 +36,22 @@ function timeWindow<S extends z.core.$ZodLooseShape>(extra: S) {
     });
 }
 
-/** An event center filter: events whose `key` field holds one of `values`. */
+/**
+ * An event center filter: events whose `key` field holds one of `values`. An empty `values` adds no
+ * constraint, as if the filter were absent.
+ */
 export const EventFilter = z.strictObject({
   key: EventFieldName,
-  values: z.array(z.string()).min(1, { error: 'expected at least one value' }).max(MAX_REQUEST_LIST_VALUES),
+  values: z.array(z.string()).max(MAX_REQUEST_LIST_VALUES),
 });
-/** An event center filter: events whose `key` field holds one of `values`. */
+/**
+ * An event center filter: events whose `key` field holds one of `values`. An empty `values` adds no
+ * constraint.
+ */
 export interface EventFilter {
   /** The field. */
   key: EventField;
-  /** Accepted values (at least one). */
+  /** Accepted values; an empty list adds no constraint. */
   values: string[];
 }
 

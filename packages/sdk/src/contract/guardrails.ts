@@ -15,6 +15,7 @@ import {
   filterValues,
   type IncludeExclude,
   includeExclude,
+  type ModeObject,
   modeEnum,
   modeObject,
   ObjectId,
@@ -48,10 +49,14 @@ function guardrailParts<M extends Strictness>(mode: M) {
     branches: list,
     labels: list,
   });
-  const cost = modeObject(mode, {
+  const costShape = {
     thresholdAmount: z.number().min(0).optional(),
     thresholdPercentage: z.number().min(0).optional(),
-  });
+  };
+  // At least one threshold; said in the JSON Schema too (the check itself is in criteriaProblems).
+  const cost = (
+    mode === 'strict' ? modeObject(mode, costShape).meta({ minProperties: 1 }) : modeObject(mode, costShape)
+  ) as ModeObject<M, typeof costShape>;
   const policy = modeObject(mode, {
     severity: modeEnum(mode, POLICY_SEVERITIES),
     policies: list,
@@ -70,12 +75,18 @@ function guardrailParts<M extends Strictness>(mode: M) {
     requiredTags: modeStrings(mode).optional(),
     requiredValues: z.record(z.string(), modeStrings(mode)).optional(),
   });
-  const criteria = modeObject(mode, {
+  const criteriaShape = {
     cost: cost.optional(),
     policy: policy.optional(),
     resource: resource.optional(),
     tag: tag.optional(),
-  });
+  };
+  // Exactly one member, the one named by `type`; said in the JSON Schema too (checked with the type).
+  const criteria = (
+    mode === 'strict'
+      ? modeObject(mode, criteriaShape).meta({ minProperties: 1, maxProperties: 1 })
+      : modeObject(mode, criteriaShape)
+  ) as ModeObject<M, typeof criteriaShape>;
   return { scope, criteria, severity, type: modeEnum(mode, GUARDRAIL_TYPES) };
 }
 
@@ -294,6 +305,43 @@ type TagInput = NonNullable<CriteriaInput['tag']>;
 type CostInput = NonNullable<CriteriaInput['cost']>;
 
 /**
+ * What is wrong with the members criteria hold, whatever the rule's kind: cost criteria name at
+ * least one threshold; tag criteria carry what their enforcement mode needs.
+ */
+function memberProblems(
+  criteria: CriteriaInput,
+  kinds: readonly GuardrailType[],
+): Array<[PropertyKey[], string]> {
+  const problems: Array<[PropertyKey[], string]> = [];
+  const cost: CostInput | undefined = criteria.cost;
+  if (
+    kinds.includes('cost') &&
+    cost &&
+    cost.thresholdAmount === undefined &&
+    cost.thresholdPercentage === undefined
+  ) {
+    problems.push([['criteria', 'cost'], 'cost criteria need thresholdAmount, thresholdPercentage or both']);
+  }
+  const tag: TagInput | undefined = criteria.tag;
+  if (kinds.includes('tag') && tag) {
+    if (tag.tagEnforcementMode === 'requiredValues') {
+      if (!tag.requiredValues || Object.keys(tag.requiredValues).length === 0) {
+        problems.push([
+          ['criteria', 'tag', 'requiredValues'],
+          'tagEnforcementMode "requiredValues" needs a non-empty requiredValues object',
+        ]);
+      }
+    } else if (!tag.requiredTags || tag.requiredTags.length === 0) {
+      problems.push([
+        ['criteria', 'tag', 'requiredTags'],
+        `tagEnforcementMode "${tag.tagEnforcementMode}" needs a non-empty requiredTags list`,
+      ]);
+    }
+  }
+  return problems;
+}
+
+/**
  * Checks that criteria fit a rule kind: the criteria hold exactly the member named by `type`, cost
  * criteria name at least one threshold, and tag criteria carry what their enforcement mode needs.
  * Returns the problems as `[path, message]` pairs (empty when the criteria fit).
@@ -314,31 +362,27 @@ export function criteriaProblems(
       ]);
     }
   }
-  const cost: CostInput | undefined = criteria.cost;
-  if (
-    type === 'cost' &&
-    cost &&
-    cost.thresholdAmount === undefined &&
-    cost.thresholdPercentage === undefined
-  ) {
-    problems.push([['criteria', 'cost'], 'cost criteria need thresholdAmount, thresholdPercentage or both']);
+  problems.push(...memberProblems(criteria, [type]));
+  return problems;
+}
+
+/**
+ * Checks criteria sent without a `type` (an update that keeps the rule's kind): they hold exactly one
+ * member (the server then checks that it is the one the stored `type` names), and that member fits
+ * as in {@link criteriaProblems}.
+ */
+function criteriaWithoutTypeProblems(criteria: CriteriaInput): Array<[PropertyKey[], string]> {
+  const present = GUARDRAIL_TYPES.filter((kind) => criteria[kind] !== undefined);
+  const problems: Array<[PropertyKey[], string]> = [];
+  if (present.length !== 1) {
+    problems.push([
+      ['criteria'],
+      `criteria hold exactly one member, the one the rule's type names (cost, policy, resource or tag); received ${
+        present.length === 0 ? 'none' : present.join(', ')
+      }`,
+    ]);
   }
-  const tag: TagInput | undefined = criteria.tag;
-  if (type === 'tag' && tag) {
-    if (tag.tagEnforcementMode === 'requiredValues') {
-      if (!tag.requiredValues || Object.keys(tag.requiredValues).length === 0) {
-        problems.push([
-          ['criteria', 'tag', 'requiredValues'],
-          'tagEnforcementMode "requiredValues" needs a non-empty requiredValues object',
-        ]);
-      }
-    } else if (!tag.requiredTags || tag.requiredTags.length === 0) {
-      problems.push([
-        ['criteria', 'tag', 'requiredTags'],
-        `tagEnforcementMode "${tag.tagEnforcementMode}" needs a non-empty requiredTags list`,
-      ]);
-    }
-  }
+  problems.push(...memberProblems(criteria, present));
   return problems;
 }
 
@@ -466,8 +510,8 @@ export function normalizeGuardrailCreateResponse(response: GuardrailCreateRespon
 /**
  * The body of `PATCH /v2/guardrails/{ruleId}`: the members of the create body, each optional; the
  * members given replace the stored ones (`scope` and `criteria` are replaced whole). At least one
- * member. When both `type` and `criteria` are given they must fit; the server also checks that the
- * merged rule fits.
+ * member. `criteria` hold exactly one member; when `type` is given too they must fit it; the server
+ * also checks that the merged rule fits.
  */
 export const GuardrailUpdateBody = z
   .strictObject({
@@ -482,9 +526,12 @@ export const GuardrailUpdateBody = z
   .superRefine((body, ctx) => {
     if (Object.keys(body).length === 0)
       ctx.addIssue({ code: 'custom', message: 'expected at least one member to change' });
-    if (body.type !== undefined && body.criteria !== undefined) {
-      for (const [path, message] of criteriaProblems(body.type, body.criteria))
-        ctx.addIssue({ code: 'custom', path, message });
+    if (body.criteria !== undefined) {
+      const problems =
+        body.type !== undefined
+          ? criteriaProblems(body.type, body.criteria)
+          : criteriaWithoutTypeProblems(body.criteria);
+      for (const [path, message] of problems) ctx.addIssue({ code: 'custom', path, message });
     }
   });
 /** The members of a guardrail update body other than `type` and `criteria`, each optional. */

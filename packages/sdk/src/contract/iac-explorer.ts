@@ -79,8 +79,11 @@ function checkPagingAliases(body: { [K in keyof typeof paging]?: number | undefi
 }
 
 /**
- * The shared `screenFilters` object of the IaC explorer queries (spec §4.3). Additional members of
- * any type are accepted (and ignored by the mock).
+ * The shared `screenFilters` object of the IaC explorer queries (spec §4.3). Lists are any-of,
+ * members combine with AND, and an empty list adds no constraint. Each member means a field of a
+ * stack; on backends, repositories and modules it selects the records related to matching stacks
+ * (see `docs/api-semantics.md`, "IaC explorer"). Additional members of any type are accepted (and
+ * ignored by the mock).
  */
 export const ScreenFilters = z.looseObject({
   stateType: strings.optional(),
@@ -95,29 +98,32 @@ export const ScreenFilters = z.looseObject({
   hasIntegratedProviders: z.boolean().optional(),
   hasNotIntegratedProviders: z.boolean().optional(),
 });
-/** The shared `screenFilters` object of the IaC explorer queries. Additional members are accepted. */
+/**
+ * The shared `screenFilters` object of the IaC explorer queries. Lists are any-of, members combine
+ * with AND, an empty list adds no constraint. Additional members are accepted.
+ */
 export interface ScreenFilters {
-  /** IaC tools (`terraform`...). */
+  /** IaC tools of the stack (`terraform`...). */
   stateType?: string[] | undefined;
-  /** Provider integration ids. */
+  /** Integration ids of the stack's providers. */
   providerIntegrationId?: string[] | undefined;
-  /** Provider kinds (`aws`...). */
+  /** Kinds of the stack's providers (`aws`...). */
   providerType?: string[] | undefined;
-  /** Provider account ids. */
+  /** Account ids of the stack's providers. */
   providerAccountId?: string[] | undefined;
-  /** Asset types in the stacks. */
+  /** Asset types in the stacks (accepted; the mock keeps no asset types, so it adds no constraint). */
   stackAssetTypes?: string[] | undefined;
   /** Stack statuses. */
   status?: string[] | undefined;
-  /** IaC states. */
+  /** Stack statuses, like `status`: a stack's only state is its status. */
   iacState?: string[] | undefined;
-  /** Repositories. */
+  /** The stack's repository, `<org>/<repo>`. */
   vcsRepo?: string[] | undefined;
-  /** Backend locations. */
+  /** Where the stack's state lives: a backend's `mainLocation` (`s3://bucket`...). */
   backendLocation?: string[] | undefined;
-  /** Only stacks with integrated providers. */
+  /** `true`: stacks with at least one integrated provider; `false`: stacks with none. */
   hasIntegratedProviders?: boolean | undefined;
-  /** Only stacks with providers that are not integrated. */
+  /** `true`: stacks with at least one provider that is not integrated; `false`: stacks with none. */
   hasNotIntegratedProviders?: boolean | undefined;
   /** Other members the console sends; accepted. */
   [member: string]: unknown;
@@ -384,22 +390,28 @@ export const MODULE_SORT_FIELDS = [
 /** A sortable field of the module query. */
 export type ModuleSortField = (typeof MODULE_SORT_FIELDS)[number];
 
-/** The `screenFilters` of the module query. Additional members are accepted. */
+/**
+ * The `screenFilters` of the module query: the module's own members (`repoFullName`,
+ * `moduleOriginType`, `misconfigurations`) and the shared {@link ScreenFilters} members, which select
+ * the modules of the repositories of matching stacks. Additional members are accepted.
+ */
 export const ModuleScreenFilters = z.looseObject({
+  ...ScreenFilters.shape,
   repoFullName: strings.optional(),
   moduleOriginType: strings.optional(),
   misconfigurations: strings.optional(),
 });
-/** The `screenFilters` of the module query. Additional members are accepted. */
-export interface ModuleScreenFilters {
+/**
+ * The `screenFilters` of the module query: the module's own members and the shared
+ * {@link ScreenFilters} members. Additional members are accepted.
+ */
+export interface ModuleScreenFilters extends ScreenFilters {
   /** Repositories, `<org>/<repo>`. */
   repoFullName?: string[] | undefined;
   /** Module origin kinds. */
   moduleOriginType?: string[] | undefined;
-  /** Misconfiguration kinds. */
+  /** Misconfiguration kinds (accepted; the mock keeps none, so it adds no constraint). */
   misconfigurations?: string[] | undefined;
-  /** Other members the console sends; accepted. */
-  [member: string]: unknown;
 }
 
 /**

@@ -192,15 +192,12 @@ export function describe(value: unknown): string {
 }
 
 /**
- * A member of the `filters` objects that lists accepted values: a non-empty array of strings (any
- * value matches), of at most {@link MAX_REQUEST_LIST_VALUES} values. An empty array is refused, since
- * it would match nothing and is almost always a bug.
+ * A member of the `filters` objects that lists accepted values: an array of strings (any value
+ * matches), of at most {@link MAX_REQUEST_LIST_VALUES} values. An empty array adds no constraint, as
+ * an absent member (the product's UI sends every member, often as `[]`; `docs/api-semantics.md`).
  */
 export function filterValues<T extends z.ZodType<string>>(value: T) {
-  return z
-    .array(value)
-    .min(1, { error: 'expected at least one value; omit the member to not filter on it' })
-    .max(MAX_REQUEST_LIST_VALUES);
+  return z.array(value).max(MAX_REQUEST_LIST_VALUES);
 }
 
 /** Maximum `pageSize` of the search endpoints (the spec documents none; see `docs/api-semantics.md`). */

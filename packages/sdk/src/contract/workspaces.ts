@@ -472,8 +472,9 @@ export interface WorkspaceFilterMembers {
 }
 
 /**
- * Filters of workspace search. Values of one member are any-of (a list must not be empty); members
- * combine with AND; `$or` matches when at least one of its members matches.
+ * Filters of workspace search. Values of one member are any-of (an empty list adds no constraint);
+ * members combine with AND; `$or` matches when at least one of its members matches (an empty `$or`
+ * adds no constraint).
  */
 export interface WorkspaceFilters extends WorkspaceFilterMembers {
   /** Members of which at least one must match. */
