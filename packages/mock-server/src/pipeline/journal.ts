@@ -160,12 +160,18 @@ export class Journal {
       headers[key] = isSecretHeader(key) ? REDACTED : typeof value === 'string' ? value : value.join(', ');
     }
     let recorded: unknown = NOT_READ;
+    /** The kept body's size, measured once (a marker string is measured with the rest of the entry). */
+    let bodyBytes = 0;
     if (body && REFUSED_STATUSES.has(response.status)) recorded = NOT_KEPT;
     else if (body) {
       try {
         const value = body();
         const size = approximateJsonBytes(value, this.#maxBodyBytes);
-        recorded = size > this.#maxBodyBytes ? tooLargeToKeep(size) : redactUrlMember(redactBody(value));
+        if (size > this.#maxBodyBytes) recorded = tooLargeToKeep(size);
+        else {
+          recorded = redactUrlMember(redactBody(value));
+          bodyBytes = size;
+        }
       } catch {
         recorded = '[not JSON]';
       }
@@ -182,7 +188,9 @@ export class Journal {
       durationMs: Math.max(0, now - started),
       ...(response.drop ? { dropped: true } : {}),
     };
-    this.add(entry, approximateJsonBytes(entry, Number.POSITIVE_INFINITY));
+    // The body was measured above: the rest of the entry is measured without walking it again.
+    const rest = bodyBytes > 0 ? { ...entry, body: null } : entry;
+    this.add(entry, approximateJsonBytes(rest, Number.POSITIVE_INFINITY) + bodyBytes);
   }
 
   /** The last `limit` entries (all when absent), oldest first. */
