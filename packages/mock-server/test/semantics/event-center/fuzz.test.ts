@@ -8,6 +8,7 @@ import { EVENT_FIELD_NAMES } from '@iacm/sdk/contract';
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
 import { fuzzRuns, fuzzSeed } from '../../../../../tests/support/fuzz.js';
+import { tagRuleBody } from '../../helpers.js';
 import {
   compact,
   eventsState,
@@ -198,7 +199,7 @@ describe('the event center matches the reference model', () => {
               // Between pages, API mutations record new events (a rule created, then deleted).
               for (let i = 0; i < (news[page] ?? 0); i++) {
                 const created = ok(
-                  await h.call('POST', '/v2/guardrails', { body: ruleBody(`rule ${page}.${i}`) }),
+                  await h.call('POST', '/v2/guardrails', { body: tagRuleBody(`rule ${page}.${i}`) }),
                   'create',
                 ) as { ruleId: string };
                 ok(await h.call('DELETE', `/v2/guardrails/${created.ruleId}`), 'delete');
@@ -384,21 +385,4 @@ function sorted(value: unknown): unknown {
     );
   }
   return value;
-}
-
-/** A valid guardrail create body: creating (and deleting) a rule records events. */
-function ruleBody(name: string) {
-  return {
-    createdBy: 'cccccccccccccccccccccccc',
-    name,
-    type: 'tag',
-    scope: {
-      workspaces: { include: ['*'], exclude: [] },
-      repositories: { include: [], exclude: [] },
-      branches: { include: [], exclude: [] },
-      labels: { include: [], exclude: [] },
-    },
-    criteria: { tag: { tagEnforcementMode: 'requiredTags', requiredTags: ['team'] } },
-    severity: 3,
-  };
 }
