@@ -506,7 +506,7 @@ export class MockCore {
     const parsed = await body.value(limit);
     const input = validateInput(route, line.method, line.query, () => parsed);
     if (signal?.aborted) return clientGoneResponse();
-    const result = await operations[route.name]({ account, ...input, services: this.#services });
+    const result = await operations[route.name]({ account, ...input, services: this.#services, signal });
     if (signal?.aborted) return clientGoneResponse();
     return successResponse(route.definition, result);
   }

@@ -111,9 +111,7 @@ export class EventRecorder {
     const max = Math.max(this.#bounds().eventsPerAccount, retention.maxEvents);
     while (account.events.size > max) {
       // The oldest by timestamp (then id): the end of the event center's newest-first order.
-      const oldest = account.events.scan('event_timestamp', 1).next();
-      if (oldest.done) break;
-      account.events.delete(oldest.value.id);
+      if (!account.events.deleteOldest()) break;
       retention.events += 1;
     }
     return event;

@@ -7,48 +7,31 @@
 import {
   DEFAULT_EVENT_PAGE_SIZE,
   DEFAULT_FACET_SIZE,
-  EVENT_FIELDS,
-  type Event,
-  type EventField,
   type EventQueryBody,
   type FacetQueryBody,
+  type FacetRequest,
   type FacetResult,
 } from '@iacm/sdk/contract';
-import { atOrAfter, atOrBefore } from '../query/dates.js';
-import { addsNoConstraint, allOf } from '../query/search.js';
-import { containsNeedle, SEARCH_FIELDS, searchNeedle, textPredicate } from '../query/text.js';
+import { addsNoConstraint } from '../query/search.js';
+import { searchNeedle } from '../query/text.js';
+import type { EventSelection } from '../store/event-log.js';
 import { accountOf, type Operations } from './operation.js';
 
-function eventValue(event: Event, field: EventField): string {
-  return field === 'mutationType' ? event.event.mutation_type : (event[EVENT_FIELDS[field]] as string);
-}
-
-function eventPredicate(query: NonNullable<EventQueryBody['query']> | undefined) {
-  if (!query) return undefined;
-  const { startTime, endTime } = query;
-  // A filter with an empty `values` list adds no constraint, like an empty list everywhere.
-  const filters = (query.filters ?? []).filter((f) => !addsNoConstraint(f.values));
-  return allOf<Event>(
-    startTime === undefined ? undefined : (e) => atOrAfter(e.event_timestamp, startTime),
-    endTime === undefined ? undefined : (e) => atOrBefore(e.event_timestamp, endTime),
-    filters.length === 0 ? undefined : (e) => filters.every((f) => f.values.includes(eventValue(e, f.key))),
-    'searchText' in query ? textPredicate(query.searchText, SEARCH_FIELDS.events) : undefined,
-  );
-}
-
-function facet(events: Iterable<Event>, field: EventField, size: number, valueSearch?: string): FacetResult {
-  const counts = new Map<string, number>();
-  const needle = searchNeedle(valueSearch);
-  for (const e of events) {
-    const value = eventValue(e, field);
-    if (needle !== undefined && !containsNeedle(value, needle)) continue;
-    counts.set(value, (counts.get(value) ?? 0) + 1);
-  }
-  const values = [...counts]
-    .map(([value, count]) => ({ value, count }))
-    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
-    .slice(0, size);
-  return { field, size: counts.size, values };
+/**
+ * The selection of an event query: the window in epoch milliseconds (timestamps are canonical, so
+ * this orders exactly as the strings do: `query/dates.ts`), the filters that constrain (an empty
+ * `values` adds no constraint, like an empty list everywhere) and the search text.
+ */
+function selectionOf(query: NonNullable<EventQueryBody['query']> | undefined): EventSelection {
+  if (!query) return {};
+  return {
+    start: query.startTime === undefined ? undefined : Date.parse(query.startTime),
+    end: query.endTime === undefined ? undefined : Date.parse(query.endTime),
+    filters: (query.filters ?? [])
+      .filter((f) => !addsNoConstraint(f.values))
+      .map((f) => ({ field: f.key, values: f.values })),
+    needle: searchNeedle(query.searchText),
+  };
 }
 
 /** A stable digest of the parts of an event query that a continuation token is bound to. */
@@ -69,43 +52,40 @@ export const eventCenterOperations = {
   'eventCenter.query': async (ctx) => {
     const account = accountOf(ctx);
     const body = ctx.body as EventQueryBody;
-    const size = body.size ?? DEFAULT_EVENT_PAGE_SIZE;
-    const filter = eventPredicate(body.query);
     const hash = await queryHash(body);
     const after = body.continuationToken
       ? await ctx.services.decodeCursor(body.continuationToken, hash)
       : undefined;
-    const events: Event[] = [];
-    let more = false;
-    for (const e of account.events.scan(
-      'event_timestamp',
-      -1,
-      after && ({ id: after.id, event_timestamp: after.timestamp } as Event),
-    )) {
-      if (filter && !filter(e)) continue;
-      if (events.length === size) {
-        more = true;
-        break;
-      }
-      events.push(e);
-    }
-    const last = events[events.length - 1];
     const requested = body.facets ?? [];
-    const matching =
-      requested.length === 0 ? [] : [...account.events.values()].filter((e) => !filter || filter(e));
-    const facets = requested.map((f) => facet(matching, f.field, f.size ?? DEFAULT_FACET_SIZE));
+    const result = await account.events.search(
+      selectionOf(body.query),
+      { size: body.size ?? DEFAULT_EVENT_PAGE_SIZE, after },
+      requested.map((f) => ({ field: f.field, size: f.size ?? DEFAULT_FACET_SIZE })),
+      ctx.signal,
+    );
+    const last = result.page[result.page.length - 1];
     return {
-      events,
-      facets,
-      continuationToken: more && last ? await ctx.services.encodeCursor(hash, last) : null,
+      events: result.page,
+      facets: result.facets.map((f, i) => ({ field: (requested[i] as FacetRequest).field, ...f })),
+      continuationToken: result.more && last ? await ctx.services.encodeCursor(hash, last) : null,
     };
   },
 
-  'eventCenter.facets': (ctx) => {
+  'eventCenter.facets': async (ctx) => {
     const account = accountOf(ctx);
     const body = ctx.body as FacetQueryBody;
-    const filter = eventPredicate(body.query);
-    const matching = filter ? [...account.events.values()].filter(filter) : account.events.values();
-    return [facet(matching, body.field, body.size ?? DEFAULT_FACET_SIZE, body.fieldSearchText)];
+    const result = await account.events.search(
+      selectionOf(body.query),
+      { size: 0 },
+      [
+        {
+          field: body.field,
+          size: body.size ?? DEFAULT_FACET_SIZE,
+          valueNeedle: searchNeedle(body.fieldSearchText),
+        },
+      ],
+      ctx.signal,
+    );
+    return result.facets.map((f) => ({ field: body.field, ...f })) satisfies FacetResult[];
   },
 } satisfies Operations<'eventCenter'>;

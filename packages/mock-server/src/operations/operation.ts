@@ -28,6 +28,11 @@ export interface HandlerContext {
   body: unknown;
   /** The mock's services. */
   services: HandlerServices;
+  /**
+   * Aborts when the client has gone: long operations check it between chunks of work and stop
+   * (throwing its reason), so an abandoned request stops costing CPU.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** Services the core offers to handlers. */

@@ -17,7 +17,7 @@ import { notFound } from '../errors.js';
 import type { SortValue } from '../query/compare.js';
 import { atOrAfter } from '../query/dates.js';
 import { allOf, anyOf, type FilterSpec, filterPredicate, project } from '../query/search.js';
-import { SEARCH_FIELDS, textPredicate } from '../query/text.js';
+import { cachedTextPredicate, SEARCH_FIELDS, type TextCache } from '../query/text.js';
 import type { AccountStore } from '../store/store.js';
 import { searchList } from './listing.js';
 import { accountOf, type Operations, pageWindow } from './operation.js';
@@ -58,6 +58,12 @@ const runFilters: FilterSpec<WorkspaceRun> = {
   updatedAt: (r, v: string) => atOrAfter(r.updatedAt, v),
 };
 
+/**
+ * The lower-cased search texts of workspaces (records are replaced on update, never changed in place,
+ * so an entry never goes stale; entries go with their records).
+ */
+const WORKSPACE_TEXTS: TextCache<WorkspaceSummary> = new WeakMap();
+
 const runSorts: Record<string, (r: WorkspaceRun) => SortValue> = {
   updatedAt: (r) => r.updatedAt,
   title: (r) => r.title,
@@ -76,7 +82,7 @@ export const workspacesOperations = {
     const body = ctx.body as WorkspaceSearchBody;
     const filter = allOf(
       filterPredicate(workspaceFilters, body.filters as Record<string, unknown> | undefined),
-      textPredicate(body.searchValue, SEARCH_FIELDS.workspaces),
+      cachedTextPredicate(body.searchValue, SEARCH_FIELDS.workspaces, WORKSPACE_TEXTS),
     );
     const keys = sortKeys(body.sort);
     const sort = (keys.length > 0 ? keys : [['lastRunTime', -1] as const]).map(([field, order]) => ({

@@ -8,7 +8,7 @@
  */
 import type {
   Backend,
-  Event,
+  EventField,
   GuardrailRule,
   IacStack,
   Module,
@@ -48,6 +48,34 @@ export function textPredicate<T>(
   return (record) => fields(record).some((text) => containsNeedle(text, needle));
 }
 
+/** Lower-cased search texts by record, for {@link cachedTextPredicate}. */
+export type TextCache<T extends object> = WeakMap<T, readonly string[]>;
+
+/**
+ * {@link textPredicate} for large collections of records that are never changed in place (an update
+ * stores a new object): each record's lower-cased texts are worked out once and kept in `cache`
+ * (weakly, so a replaced record's entry goes with it); a search then only tests substrings.
+ */
+export function cachedTextPredicate<T extends object>(
+  search: string | undefined | null,
+  fields: (record: T) => ReadonlyArray<string | undefined | null>,
+  cache: TextCache<T>,
+): ((record: T) => boolean) | undefined {
+  const needle = searchNeedle(search);
+  if (needle === undefined) return undefined;
+  return (record) => {
+    let texts = cache.get(record);
+    if (texts === undefined) {
+      texts = fields(record)
+        .filter((text): text is string => typeof text === 'string')
+        .map((text) => text.toLowerCase());
+      cache.set(record, texts);
+    }
+    for (const text of texts) if (text.includes(needle)) return true;
+    return false;
+  };
+}
+
 const HEX = /^[0-9a-fA-F]{24}$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
@@ -59,10 +87,6 @@ export function isInternalId(value: string): boolean {
   return HEX.test(value) || UUID.test(value);
 }
 
-/** The value itself, or undefined when it is an internal id ({@link isInternalId}). */
-function readable(value: string | undefined | null): string | undefined {
-  return typeof value === 'string' && !isInternalId(value) ? value : undefined;
-}
 
 /**
  * The fields free text searches, per endpoint: human-readable text only, never internal ids
@@ -113,14 +137,17 @@ export const SEARCH_FIELDS = {
     m.moduleVcsPath,
     m.moduleOrigin,
   ],
-  /**
-   * `POST /v2/event-center`, `query.searchText`: the event's type, the asset's type, the asset's id
-   * (an ARN or a cloud resource path) and the attribute values, each one skipped when it is an
-   * internal id (the asset id of an API mutation is a 24-hex record id; `ruleId`, `workspaceId`,
-   * `stackId` attributes hold ids too).
-   */
-  events: (e: Event): Array<string | undefined | null> =>
-    [e.event_type, e.asset_type, e.asset_id, ...(e.event?.attributes ?? []).map((a) => a.value)].map(
-      readable,
-    ),
 } as const;
+
+/**
+ * `POST /v2/event-center`, `query.searchText`: the event's type, the asset's type, the asset's id
+ * (an ARN or a cloud resource path) and every attribute value, each one skipped when it is an
+ * internal id (the asset id of an API mutation is a 24-hex record id; `ruleId`, `workspaceId`,
+ * `stackId` attributes hold ids too). These are the fields; the attribute values always count. The
+ * event log (`store/event-log.ts`) applies the rule over its dictionaries of distinct values.
+ */
+export const EVENT_TEXT_FIELDS = [
+  'eventType',
+  'assetType',
+  'assetId',
+] as const satisfies readonly EventField[];

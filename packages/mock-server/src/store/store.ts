@@ -1,7 +1,8 @@
-import type { Event, GuardrailRule, WorkspaceRun, WorkspaceSummary } from '@iacm/sdk/contract';
+import type { GuardrailRule, WorkspaceRun, WorkspaceSummary } from '@iacm/sdk/contract';
 import { notFound } from '../errors.js';
 import { Collection } from '../query/collection.js';
 import { versionSortKey } from '../query/versions.js';
+import { EventLog } from './event-log.js';
 import type { AccountState, MockAccount, MockState, NotificationConfig, OutboxEntry } from './state.js';
 
 /**
@@ -17,11 +18,6 @@ export const WORKSPACE_SORTS = {
   ciTool: (w: WorkspaceSummary) => w.runnerType,
 } as const;
 
-/** Sortable fields of events: newest first is the only order the event center offers. */
-export const EVENT_SORTS = {
-  event_timestamp: (e: Event) => e.event_timestamp,
-} as const;
-
 /** One account's records, indexed for the queries. */
 export class AccountStore {
   /** The account. */
@@ -34,8 +30,8 @@ export class AccountStore {
   readonly rules = new Map<string, GuardrailRule>();
   /** Notification configurations by id. */
   readonly notifications = new Map<string, NotificationConfig>();
-  /** Events, with a sorted index on the timestamp. */
-  readonly events: Collection<Event>;
+  /** Events, time-ordered and columnar (`event-log.ts`). */
+  readonly events: EventLog;
   /** Notifications waiting for delivery (not part of snapshots). */
   readonly outbox: OutboxEntry[] = [];
   /** IaC explorer records (read-only through the API; findings change stacks). */
@@ -52,7 +48,7 @@ export class AccountStore {
     }
     for (const rule of state.rules) this.rules.set(rule.id, rule);
     for (const notification of state.notifications) this.notifications.set(notification.id, notification);
-    this.events = new Collection<Event>(EVENT_SORTS, state.events);
+    this.events = new EventLog(state.events);
     this.explorer = {
       stacks: state.stacks,
       backends: state.backends,

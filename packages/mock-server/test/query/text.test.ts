@@ -1,5 +1,7 @@
+import type { Event } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
-import { isInternalId, SEARCH_FIELDS, searchNeedle, textPredicate } from '../../src/query/text.js';
+import { EVENT_TEXT_FIELDS, isInternalId, searchNeedle, textPredicate } from '../../src/query/text.js';
+import { EventLog } from '../../src/store/event-log.js';
 
 describe('free-text search', () => {
   it('trims the text, treats a blank one as no filter, and lower-cases with toLowerCase()', () => {
@@ -37,8 +39,8 @@ describe('free-text search', () => {
     }
   });
 
-  it('never searches an event value that is an internal id', () => {
-    const values = SEARCH_FIELDS.events({
+  it('never searches an event value that is an internal id', async () => {
+    const event: Event = {
       id: '00000000-0000-4000-8000-000000000000',
       account_id: 'a',
       integration_id: 'int-aws-prod-1',
@@ -57,7 +59,18 @@ describe('free-text search', () => {
           { key: 'runId', value: '869' },
         ],
       },
-    }).filter((v) => v !== undefined);
-    expect(values).toEqual(['guardrails_violation', 'iacm_workspace', 'No public buckets', '869']);
+    };
+    const log = new EventLog([event]);
+    const finds = async (text: string) =>
+      (await log.search({ needle: searchNeedle(text) }, { size: 10 }, [])).page.length === 1;
+    for (const text of ['guardrails_violation', 'IACM_WORKSPACE', 'public bucket', '869']) {
+      expect(await finds(text), text).toBe(true);
+    }
+    // Parts of the asset id, the rule id and the stack id (internal ids), and the integration and
+    // provider (not searched fields) never match.
+    for (const text of ['68fcd196', 'c9c86d6913', '729779f2', '8342c86d69ba', 'int-aws', 'aws']) {
+      expect(await finds(text), text).toBe(false);
+    }
+    expect(EVENT_TEXT_FIELDS).toEqual(['eventType', 'assetType', 'assetId']);
   });
 });

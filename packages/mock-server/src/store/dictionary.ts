@@ -1,0 +1,141 @@
+/**
+ * Dictionaries of distinct values, for columnar stores: each distinct value gets a small integer code
+ * once, records keep codes in typed arrays, and work that depends only on the value (lower-casing
+ * for free text, matching a filter) is done once per distinct value instead of once per record.
+ *
+ * @module
+ */
+
+/** Distinct strings, each with a code (its position). Values are never removed. */
+export class Dictionary {
+  /** The values by code. */
+  readonly values: string[] = [];
+  readonly #codes = new Map<string, number>();
+  readonly #lower: string[] = [];
+
+  /** The number of distinct values. */
+  get size(): number {
+    return this.values.length;
+  }
+
+  /** The code of `value`, adding it when new. */
+  code(value: string): number {
+    let code = this.#codes.get(value);
+    if (code === undefined) {
+      code = this.values.length;
+      this.values.push(value);
+      this.#codes.set(value, code);
+    }
+    return code;
+  }
+
+  /** The code of `value`, or undefined when no record holds it. */
+  find(value: string): number | undefined {
+    return this.#codes.get(value);
+  }
+
+  /** The value of `code`, lower-cased with `toLowerCase()` (computed once per value). */
+  lower(code: number): string {
+    for (let i = this.#lower.length; i <= code; i++)
+      this.#lower.push((this.values[i] as string).toLowerCase());
+    return this.#lower[code] as string;
+  }
+
+  /** A flag per code: 1 where `value` is one of `wanted`. */
+  flags(wanted: readonly string[]): Uint8Array {
+    const flags = new Uint8Array(this.values.length);
+    for (const value of wanted) {
+      const code = this.#codes.get(value);
+      if (code !== undefined) flags[code] = 1;
+    }
+    return flags;
+  }
+}
+
+/** A growable column of 32-bit integers (codes or positions). */
+export class IntColumn {
+  #data: Int32Array;
+  #length = 0;
+
+  /** An empty column with room for `capacity` values. */
+  constructor(capacity = 16) {
+    this.#data = new Int32Array(Math.max(16, capacity));
+  }
+
+  /** The number of values. */
+  get length(): number {
+    return this.#length;
+  }
+
+  /** The backing array (valid up to {@link length}; replaced when the column grows). */
+  get data(): Int32Array {
+    return this.#data;
+  }
+
+  /** Appends a value. */
+  push(value: number): void {
+    if (this.#length === this.#data.length) this.#grow();
+    this.#data[this.#length++] = value;
+  }
+
+  /** Inserts a value at `at`, moving the later ones up. */
+  insert(at: number, value: number): void {
+    if (this.#length === this.#data.length) this.#grow();
+    this.#data.copyWithin(at + 1, at, this.#length);
+    this.#data[at] = value;
+    this.#length += 1;
+  }
+
+  /** Removes the value at `at`, moving the later ones down. */
+  remove(at: number): void {
+    this.#data.copyWithin(at, at + 1, this.#length);
+    this.#length -= 1;
+  }
+
+  /** Keeps only the first `length` values. */
+  truncate(length: number): void {
+    this.#length = Math.min(length, this.#length);
+  }
+
+  #grow(): void {
+    const next = new Int32Array(this.#data.length * 2);
+    next.set(this.#data);
+    this.#data = next;
+  }
+}
+
+/** A growable column of 64-bit floats (epoch milliseconds). */
+export class FloatColumn {
+  #data: Float64Array;
+  #length = 0;
+
+  /** An empty column with room for `capacity` values. */
+  constructor(capacity = 16) {
+    this.#data = new Float64Array(Math.max(16, capacity));
+  }
+
+  /** The number of values. */
+  get length(): number {
+    return this.#length;
+  }
+
+  /** The backing array (valid up to {@link length}; replaced when the column grows). */
+  get data(): Float64Array {
+    return this.#data;
+  }
+
+  /** Appends a value. */
+  push(value: number): void {
+    if (this.#length === this.#data.length) {
+      const next = new Float64Array(this.#data.length * 2);
+      next.set(this.#data);
+      this.#data = next;
+    }
+    this.#data[this.#length++] = value;
+  }
+
+  /** Keeps only the first `length` values. */
+  truncate(length: number): void {
+    this.#length = Math.min(length, this.#length);
+  }
+}

@@ -1,0 +1,442 @@
+/**
+ * The event center's store: one account's events, kept for the queries a real account's volume
+ * needs (a million events and more) without a scan of objects per request.
+ *
+ * - **Time order.** A column of positions sorted by time (then id) makes a time window two binary
+ *   searches, and a continuation token one more.
+ * - **Columns of codes.** Every filterable and facetable field is a dictionary code in a typed array,
+ *   so a filter tests a byte, and a facet counts into an array indexed by code.
+ * - **Free text over dictionaries.** Asset ids, types and attribute lists repeat heavily: the search
+ *   text is matched once per distinct value (lower-cased once, cached), then each event tests the
+ *   flags of its codes.
+ * - **Chunks.** A walk over many events yields to the event loop between chunks and stops when the
+ *   request's `AbortSignal` aborts; a change to the log during a pause restarts the walk, so an answer
+ *   always reflects one state.
+ *
+ * The answers are those of `docs/api-semantics.md` (the reference model in
+ * `test/semantics/` checks them): events newest first, ties by id ascending; facets by count, then
+ * value.
+ *
+ * @module
+ */
+import type { Event, EventAttribute, EventField } from '@iacm/sdk/contract';
+import { EVENT_TEXT_FIELDS, isInternalId } from '../query/text.js';
+import { Dictionary, FloatColumn, IntColumn } from './dictionary.js';
+
+/** Which events a search selects. */
+export interface EventSelection {
+  /** Earliest time, epoch milliseconds, inclusive. */
+  start?: number | undefined;
+  /** Latest time, epoch milliseconds, inclusive. */
+  end?: number | undefined;
+  /** Field filters, all of which must hold (each non-empty: the event's value is one of `values`). */
+  filters?: ReadonlyArray<{ field: EventField; values: readonly string[] }> | undefined;
+  /** Free text, already trimmed and lower-cased (`searchNeedle`); absent for no text filter. */
+  needle?: string | undefined;
+}
+
+/** A facet to count over the selected events. */
+export interface FacetCount {
+  /** The field. */
+  field: EventField;
+  /** How many top values to return. */
+  size: number;
+  /** Only values containing this (trimmed, lower-cased) text are counted. */
+  valueNeedle?: string | undefined;
+}
+
+/** What a search answers. */
+export interface EventSearchResult {
+  /** The page, newest first. */
+  page: Event[];
+  /** Whether more events follow the page. */
+  more: boolean;
+  /** The facets, in the order asked: distinct values counted, and the top ones. */
+  facets: Array<{ size: number; values: Array<{ value: string; count: number }> }>;
+}
+
+/** How many positions a walk covers between two pauses, by default. */
+const CHUNK = 65_536;
+
+/** Options of an {@link EventLog}. */
+export interface EventLogOptions {
+  /** How many positions a walk covers between two pauses (a whole number, at least 1). Default 65,536. */
+  chunk?: number | undefined;
+}
+/** How many times a walk restarts after the log changed during a pause before it runs without pausing. */
+const MAX_RESTARTS = 2;
+
+/** Gives the event loop a turn (a macrotask, so timers and I/O run). */
+function pause(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
+}
+
+const FIELDS: readonly EventField[] = [
+  'integrationId',
+  'eventType',
+  'providerType',
+  'assetType',
+  'assetId',
+  'mutationType',
+];
+
+/** The values of one field, read from an event. */
+const READ: Readonly<Record<EventField, (event: Event) => string>> = {
+  integrationId: (e) => e.integration_id,
+  eventType: (e) => e.event_type,
+  providerType: (e) => e.provider_type,
+  assetType: (e) => e.asset_type,
+  assetId: (e) => e.asset_id,
+  mutationType: (e) => e.event.mutation_type,
+};
+
+/** A dictionary-coded column of one field. */
+interface FieldColumn {
+  readonly dictionary: Dictionary;
+  readonly codes: IntColumn;
+}
+
+/**
+ * Per code, whether the value is searchable text (not an internal id), worked out once per value.
+ * 0: not yet known, 1: searchable, 2: an internal id.
+ */
+class Readability {
+  #flags = new Uint8Array(64);
+
+  readable(code: number, value: string): boolean {
+    if (code >= this.#flags.length) {
+      const next = new Uint8Array(Math.max(code + 1, this.#flags.length * 2));
+      next.set(this.#flags);
+      this.#flags = next;
+    }
+    let flag = this.#flags[code] as number;
+    if (flag === 0) {
+      flag = isInternalId(value) ? 2 : 1;
+      this.#flags[code] = flag;
+    }
+    return flag === 1;
+  }
+}
+
+/** One account's events, time-ordered and columnar. */
+export class EventLog {
+  /** Events by slot (insertion order); a removed event leaves a hole until the next compaction. */
+  #events: Array<Event | undefined> = [];
+  #holes = 0;
+  readonly #time = new FloatColumn();
+  readonly #columns: Record<EventField, FieldColumn>;
+  /** Attribute lists, by identity (lists are shared between events) or by content. */
+  readonly #lists = new Dictionary();
+  readonly #listByIdentity = new Map<readonly EventAttribute[], number>();
+  readonly #listValues: Array<readonly string[]> = [];
+  readonly #listCodes = new IntColumn();
+  readonly #readable = EVENT_TEXT_FIELDS.map(() => new Readability());
+  /** Slots sorted by time ascending, then id descending: walked from the end, newest first. */
+  #order = new IntColumn();
+  /** Changes with every insert and delete: a paused walk restarts when it moved. */
+  #version = 0;
+
+  /**
+   * How many positions a walk of a new log covers between two pauses, when its options do not say.
+   * Tests lower it to make every walk pause; 65,536 otherwise.
+   */
+  static defaultChunk = CHUNK;
+
+  readonly #chunk: number;
+
+  /** Stores `events` (in any order). */
+  constructor(events: Iterable<Event> = [], options: EventLogOptions = {}) {
+    this.#chunk = Math.max(1, Math.floor(options.chunk ?? EventLog.defaultChunk));
+    this.#columns = Object.fromEntries(
+      FIELDS.map((field) => [field, { dictionary: new Dictionary(), codes: new IntColumn() }]),
+    ) as Record<EventField, FieldColumn>;
+    for (const event of events) this.#append(event);
+    this.#sortOrder();
+  }
+
+  /** The number of events. */
+  get size(): number {
+    return this.#events.length - this.#holes;
+  }
+
+  /** Every event, in insertion order. */
+  *values(): Generator<Event> {
+    for (const event of this.#events) if (event) yield event;
+  }
+
+  /** Adds an event. */
+  insert(event: Event): void {
+    const slot = this.#append(event);
+    const order = this.#order;
+    order.insert(this.#lowerBound(this.#time.data[slot] as number, event.id), slot);
+    this.#version += 1;
+  }
+
+  /** The oldest event (the last of the event center's newest-first order), if any. */
+  oldest(): Event | undefined {
+    return this.#order.length === 0 ? undefined : this.#events[this.#order.data[0] as number];
+  }
+
+  /** Removes the oldest event; returns it. */
+  deleteOldest(): Event | undefined {
+    if (this.#order.length === 0) return undefined;
+    const slot = this.#order.data[0] as number;
+    const event = this.#events[slot];
+    this.#order.remove(0);
+    this.#events[slot] = undefined;
+    this.#holes += 1;
+    this.#version += 1;
+    if (this.#holes > 1024 && this.#holes > this.size) this.#compact();
+    return event;
+  }
+
+  /**
+   * Selects events: one page newest first (after the event `after` when given: a continuation), and
+   * facet counts over every selected event. Walks in chunks, pausing between them; throws the
+   * signal's reason when `signal` aborts.
+   */
+  async search(
+    selection: EventSelection,
+    page: { size: number; after?: { timestamp: string; id: string } | undefined },
+    facets: readonly FacetCount[],
+    signal?: AbortSignal,
+  ): Promise<EventSearchResult> {
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.#search(selection, page, facets, attempt < MAX_RESTARTS, signal);
+      if (result) return result;
+    }
+  }
+
+  async #search(
+    selection: EventSelection,
+    page: { size: number; after?: { timestamp: string; id: string } | undefined },
+    facets: readonly FacetCount[],
+    pausing: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<EventSearchResult | undefined> {
+    const version = this.#version;
+    const test = this.#matcher(selection);
+    const lo = selection.start === undefined ? 0 : this.#lowerBound(selection.start, undefined);
+    const hi =
+      (selection.end === undefined ? this.#order.length : this.#lowerBound(selection.end + 1, undefined)) - 1;
+    const pageStart =
+      page.after === undefined
+        ? hi
+        : Math.min(hi, this.#lowerBound(Date.parse(page.after.timestamp), page.after.id) - 1);
+    const counters = facets.map((f) => {
+      const column = this.#columns[f.field];
+      return {
+        column,
+        counts: new Int32Array(column.dictionary.size),
+        allowed: f.valueNeedle === undefined ? undefined : this.#valueFlags(column.dictionary, f.valueNeedle),
+      };
+    });
+    const found: Event[] = [];
+    let more = false;
+    // Without facets only the page is needed: start at its first position and stop once it is full.
+    let position = counters.length === 0 ? pageStart : hi;
+    while (position >= lo) {
+      if (counters.length === 0 && more) break;
+      const stop = Math.max(lo, position - (this.#chunk - 1));
+      const order = this.#order.data;
+      for (; position >= stop; position--) {
+        const slot = order[position] as number;
+        if (test !== undefined && !test(slot)) continue;
+        for (const counter of counters) {
+          const code = counter.column.codes.data[slot] as number;
+          if (counter.allowed === undefined || counter.allowed[code] === 1) {
+            counter.counts[code] = (counter.counts[code] as number) + 1;
+          }
+        }
+        if (position <= pageStart) {
+          if (found.length < page.size) found.push(this.#events[slot] as Event);
+          else {
+            more = true;
+            if (counters.length === 0) break;
+          }
+        }
+      }
+      if (position >= lo && !(counters.length === 0 && more)) {
+        signal?.throwIfAborted();
+        if (pausing) {
+          await pause();
+          signal?.throwIfAborted();
+          if (this.#version !== version) return undefined;
+        }
+      }
+    }
+    return {
+      page: found,
+      more,
+      facets: counters.map((counter, i) =>
+        topValues(counter.column.dictionary, counter.counts, (facets[i] as FacetCount).size),
+      ),
+    };
+  }
+
+  /** A test of a slot against the selection's filters and text, or undefined when nothing filters. */
+  #matcher(selection: EventSelection): ((slot: number) => boolean) | undefined {
+    const tests: Array<(slot: number) => boolean> = [];
+    for (const filter of selection.filters ?? []) {
+      const column = this.#columns[filter.field];
+      const flags = column.dictionary.flags(filter.values);
+      const codes = column.codes.data;
+      tests.push((slot) => flags[codes[slot] as number] === 1);
+    }
+    if (selection.needle !== undefined) tests.push(this.#textTest(selection.needle));
+    if (tests.length === 0) return undefined;
+    if (tests.length === 1) return tests[0];
+    return (slot) => {
+      for (const test of tests) if (!test(slot)) return false;
+      return true;
+    };
+  }
+
+  /**
+   * Free text: one of the fields of `EVENT_TEXT_FIELDS` (`query/text.ts`) or one of the attribute
+   * values contains the needle, internal ids left out.
+   */
+  #textTest(needle: string): (slot: number) => boolean {
+    const fields = EVENT_TEXT_FIELDS.map((field, i) => {
+      const { dictionary, codes } = this.#columns[field];
+      const readability = this.#readable[i] as Readability;
+      const flags = new Uint8Array(dictionary.size);
+      for (let code = 0; code < dictionary.size; code++) {
+        const value = dictionary.values[code] as string;
+        if (readability.readable(code, value) && dictionary.lower(code).includes(needle)) flags[code] = 1;
+      }
+      return { flags, codes: codes.data };
+    });
+    const lists = new Uint8Array(this.#lists.size);
+    for (let code = 0; code < lists.length; code++) {
+      for (const value of this.#listValues[code] as readonly string[]) {
+        if (value.includes(needle)) {
+          lists[code] = 1;
+          break;
+        }
+      }
+    }
+    const listCodes = this.#listCodes.data;
+    return (slot) => {
+      if (lists[listCodes[slot] as number] === 1) return true;
+      for (const { flags, codes } of fields) if (flags[codes[slot] as number] === 1) return true;
+      return false;
+    };
+  }
+
+  /** A flag per code of `dictionary`: 1 where the value contains `needle` (the facets' value search). */
+  #valueFlags(dictionary: Dictionary, needle: string): Uint8Array {
+    const flags = new Uint8Array(dictionary.size);
+    for (let code = 0; code < flags.length; code++)
+      if (dictionary.lower(code).includes(needle)) flags[code] = 1;
+    return flags;
+  }
+
+  /** Stores an event in a new slot of every column (not yet in the order); returns the slot. */
+  #append(event: Event): number {
+    const slot = this.#events.length;
+    this.#events.push(event);
+    this.#time.push(Date.parse(event.event_timestamp));
+    for (const field of FIELDS) {
+      const column = this.#columns[field];
+      column.codes.push(column.dictionary.code(READ[field](event)));
+    }
+    this.#listCodes.push(this.#listCode(event.event.attributes));
+    return slot;
+  }
+
+  /** The code of an attribute list: shared lists by identity, others by their values. */
+  #listCode(attributes: readonly EventAttribute[]): number {
+    let code = this.#listByIdentity.get(attributes);
+    if (code !== undefined) return code;
+    const values = attributes.map((a) => a.value);
+    const size = this.#lists.size;
+    code = this.#lists.code(JSON.stringify(values));
+    if (code === size) {
+      // The searchable values, lower-cased once: internal ids are never matched by free text.
+      this.#listValues.push(values.filter((v) => !isInternalId(v)).map((v) => v.toLowerCase()));
+    }
+    // Only frozen lists are shared safely by identity (an unfrozen one could change after it was coded).
+    if (Object.isFrozen(attributes)) this.#listByIdentity.set(attributes, code);
+    return code;
+  }
+
+  /** The first position whose event sorts at or after (`time`, `id`) in the ascending order. */
+  #lowerBound(time: number, id: string | undefined): number {
+    const order = this.#order.data;
+    const times = this.#time.data;
+    let lo = 0;
+    let hi = this.#order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const slot = order[mid] as number;
+      const t = times[slot] as number;
+      // Ascending by time, then descending by id; without an id, the first event at `time`.
+      const before = t < time || (t === time && id !== undefined && (this.#events[slot] as Event).id > id);
+      if (before) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  #sortOrder(): void {
+    const times = this.#time.data;
+    const events = this.#events;
+    const slots: number[] = [];
+    for (let slot = 0; slot < events.length; slot++) if (events[slot]) slots.push(slot);
+    slots.sort((a, b) => {
+      const ta = times[a] as number;
+      const tb = times[b] as number;
+      if (ta !== tb) return ta - tb;
+      const ia = (events[a] as Event).id;
+      const ib = (events[b] as Event).id;
+      return ia > ib ? -1 : ia < ib ? 1 : 0;
+    });
+    const order = new IntColumn(slots.length);
+    for (const slot of slots) order.push(slot);
+    this.#order = order;
+  }
+
+  /** Drops the holes: every column is rebuilt from the live events, in the same insertion order. */
+  #compact(): void {
+    const live = [...this.values()];
+    this.#events = [];
+    this.#holes = 0;
+    this.#time.truncate(0);
+    for (const field of FIELDS) this.#columns[field].codes.truncate(0);
+    this.#listCodes.truncate(0);
+    for (const event of live) this.#append(event);
+    this.#sortOrder();
+  }
+}
+
+/** The facet answer of one field: how many distinct values were counted, and the top `size`. */
+function topValues(
+  dictionary: Dictionary,
+  counts: Int32Array,
+  size: number,
+): { size: number; values: Array<{ value: string; count: number }> } {
+  let distinct = 0;
+  // The top `size` codes, best first: by count descending, then value ascending.
+  const top: number[] = [];
+  const better = (a: number, b: number) => {
+    const ca = counts[a] as number;
+    const cb = counts[b] as number;
+    if (ca !== cb) return ca > cb;
+    return (dictionary.values[a] as string) < (dictionary.values[b] as string);
+  };
+  for (let code = 0; code < counts.length; code++) {
+    if (counts[code] === 0) continue;
+    distinct += 1;
+    if (top.length === size && !better(code, top[size - 1] as number)) continue;
+    let at = top.length;
+    while (at > 0 && better(code, top[at - 1] as number)) at--;
+    top.splice(at, 0, code);
+    if (top.length > size) top.pop();
+  }
+  return {
+    size: distinct,
+    values: top.map((code) => ({ value: dictionary.values[code] as string, count: counts[code] as number })),
+  };
+}
