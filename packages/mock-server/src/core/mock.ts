@@ -34,8 +34,9 @@ import { clientGoneResponse, errorResponse, successResponse, withRequestId } fro
 import { resolveRoute, validateInput } from '../pipeline/route.js';
 import { IdFactory } from '../store/ids.js';
 import { Random } from '../store/random.js';
+import type { RunSource } from '../store/runs.js';
 import { checkSeedSizes } from '../store/seed/limits.js';
-import { generateState } from '../store/seed.js';
+import { generateLazyState } from '../store/seed.js';
 import {
   DEFAULT_SEED,
   DEFAULT_SIZES,
@@ -385,7 +386,7 @@ export class MockCore {
       this.#install(JSON.parse(source.snapshot) as MockState);
       return;
     }
-    const state = generateState({
+    const { state, runs } = generateLazyState({
       seed: source.seed,
       sizes: source.sizes,
       onProgress: this.#options.onSeedProgress,
@@ -399,7 +400,7 @@ export class MockCore {
     if (primary && this.#options.primaryKeys) {
       primary.account = { ...primary.account, ...this.#options.primaryKeys };
     }
-    this.#install(state);
+    this.#install(state, runs);
   }
 
   /** Random key pairs by account position, drawn once and kept across resets and reseeds. */
@@ -412,10 +413,10 @@ export class MockCore {
     return this.#keyPairs[index] as { accessKey: string; secretKey: string };
   }
 
-  #install(state: MockState): void {
+  #install(state: MockState, runs: ReadonlyArray<RunSource | undefined> = []): void {
     this.#login.forgetVerified();
     this.webhooks.clear();
-    this.store = new Store(state);
+    this.store = new Store(state, runs);
     this.#random = new Random(`runtime:${String(state.seed)}`);
     const idRandom = new Random(`runtime:ids:${String(state.seed)}`);
     this.#ids = { factory: new IdFactory(idRandom), random: idRandom };

@@ -87,7 +87,6 @@ export function isInternalId(value: string): boolean {
   return HEX.test(value) || UUID.test(value);
 }
 
-
 /**
  * The fields free text searches, per endpoint: human-readable text only, never internal ids
  * (24-hex object ids, UUIDs). A record matches when one of the listed values contains the search.

@@ -28,6 +28,16 @@ export function word(rng: Random): number {
   return Math.floor(rng.next() * 0x100000000);
 }
 
+/** The state of an {@link IdFactory}: its mask and its two counters. */
+export interface IdState {
+  /** The per-factory mask the counters are XORed with. */
+  readonly mask: number;
+  /** Object ids made so far. */
+  readonly objects: number;
+  /** UUIDs made so far. */
+  readonly uuids: number;
+}
+
 /** Object ids and UUIDs from a seeded generator (see the module's comment). */
 export class IdFactory {
   #objects = 0;
@@ -39,6 +49,19 @@ export class IdFactory {
 
   constructor(rng: Random) {
     this.#mask = word(rng);
+  }
+
+  /** The factory's state: its mask and counters (what {@link IdFactory.fromState} takes back). */
+  state(): IdState {
+    return { mask: this.#mask, objects: this.#objects, uuids: this.#uuids };
+  }
+
+  /** A factory that continues exactly where the one whose {@link state} this is stood. */
+  static fromState(state: IdState): IdFactory {
+    const factory = new IdFactory({ next: () => state.mask / 0x100000000 } as Random);
+    factory.#objects = state.objects;
+    factory.#uuids = state.uuids;
+    return factory;
   }
 
   objectId(rng: Random, ms: number): string {

@@ -1,3 +1,6 @@
+/** The state of a {@link Random}: four 32-bit words. */
+export type RandomState = readonly [number, number, number, number];
+
 /**
  * A small, fast, seeded pseudo-random generator (sfc32 seeded through a string hash), so the same
  * seed always yields the same data, on every platform.
@@ -27,6 +30,18 @@ export class Random {
     this.#c = next();
     this.#d = next();
     for (let i = 0; i < 12; i++) this.next();
+  }
+
+  /** The generator's state: four 32-bit words (what {@link Random.fromState} takes back). */
+  state(): RandomState {
+    return [this.#a >>> 0, this.#b >>> 0, this.#c >>> 0, this.#d >>> 0];
+  }
+
+  /** A generator that continues exactly where the one whose {@link state} this is stood. */
+  static fromState(state: RandomState): Random {
+    const rng = new Random(0);
+    [rng.#a, rng.#b, rng.#c, rng.#d] = state;
+    return rng;
   }
 
   /** A float in [0, 1). */

@@ -3,6 +3,7 @@ import { notFound } from '../errors.js';
 import { Collection } from '../query/collection.js';
 import { versionSortKey } from '../query/versions.js';
 import { EventLog } from './event-log.js';
+import { type RunSource, RunStore } from './runs.js';
 import type { AccountState, MockAccount, MockState, NotificationConfig, OutboxEntry } from './state.js';
 
 /**
@@ -25,7 +26,7 @@ export class AccountStore {
   /** Workspaces, with sorted indexes on every sortable field. */
   readonly workspaces: Collection<WorkspaceSummary>;
   /** Runs by workspace id (a workspace has few runs; they are sorted per request). */
-  readonly runs = new Map<string, WorkspaceRun[]>();
+  readonly runs: RunStore;
   /** Guardrail rules by id. */
   readonly rules = new Map<string, GuardrailRule>();
   /** Notification configurations by id. */
@@ -37,15 +38,15 @@ export class AccountStore {
   /** IaC explorer records (read-only through the API; findings change stacks). */
   readonly explorer: Pick<AccountState, 'stacks' | 'backends' | 'modules' | 'repositories'>;
 
-  /** Indexes one account's state. */
-  constructor(state: AccountState) {
+  /**
+   * Indexes one account's state.
+   *
+   * @param runSource the seed's runs, made again on demand rather than held (`runs.ts`).
+   */
+  constructor(state: AccountState, runSource?: RunSource) {
     this.account = state.account;
     this.workspaces = new Collection<WorkspaceSummary>(WORKSPACE_SORTS, state.workspaces);
-    for (const run of state.runs) {
-      const list = this.runs.get(run.workspaceId);
-      if (list) list.push(run);
-      else this.runs.set(run.workspaceId, [run]);
-    }
+    this.runs = new RunStore(state.runs, runSource);
     for (const rule of state.rules) this.rules.set(rule.id, rule);
     for (const notification of state.notifications) this.notifications.set(notification.id, notification);
     this.events = new EventLog(state.events);
@@ -62,7 +63,7 @@ export class AccountStore {
     return {
       account: this.account,
       workspaces: [...this.workspaces.values()],
-      runs: [...this.runs.values()].flat(),
+      runs: [...this.runs.values()],
       rules: [...this.rules.values()],
       notifications: [...this.notifications.values()],
       stacks: this.explorer.stacks,
@@ -81,10 +82,16 @@ export class Store {
   /** The seed and sizes the state came from. */
   readonly origin: Pick<MockState, 'seed' | 'sizes'>;
 
-  /** Indexes a state. The state's records are taken over, not copied. */
-  constructor(state: MockState) {
+  /**
+   * Indexes a state. The state's records are taken over, not copied.
+   *
+   * @param runSources per account (by position), the seed's runs made again on demand (`runs.ts`).
+   */
+  constructor(state: MockState, runSources: ReadonlyArray<RunSource | undefined> = []) {
     this.origin = { seed: state.seed, sizes: state.sizes };
-    for (const account of state.accounts) this.accounts.set(account.account.id, new AccountStore(account));
+    state.accounts.forEach((account, index) => {
+      this.accounts.set(account.account.id, new AccountStore(account, runSources[index]));
+    });
   }
 
   /** The account with this id, or the primary account (the first) when none is named; 404 for an unknown id. */

@@ -92,7 +92,8 @@ export interface WsInfo {
 /** A run that violated guardrails, for the guardrail violation events that name it. */
 export interface ViolatingRun {
   time: number;
-  run: WorkspaceRun;
+  /** The run (only what events name, so the runs themselves need not be kept). */
+  run: Pick<WorkspaceRun, 'workspaceId' | 'runId'>;
   ruleIds: string[];
   /** Attribute lists of guardrail violation events about this run, by rule id (made on first use). */
   lists: Map<string, EventAttribute[]> | undefined;

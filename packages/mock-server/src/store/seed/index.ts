@@ -6,7 +6,8 @@
  * Each account and each kind of record draws from its own stream (`<seed>:<account>:<kind>`), so
  * changing one size leaves the other kinds of record of the same seed mostly unchanged.
  */
-import { Random } from '../random.js';
+import { Random, type RandomState } from '../random.js';
+import type { RunSource } from '../runs.js';
 import { type AccountState, DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from '../state.js';
 import { accountRecord, generateIntegrations, generatePeople } from './accounts.js';
 import { AccountContext, type AccountPlan, Progress, type Shared } from './context.js';
@@ -14,7 +15,7 @@ import { generateEvents } from './events.js';
 import { generateBackends, generateModules, generateStacks, stackRecords } from './explorer.js';
 import { assignGuardrails, generateRules } from './guardrails.js';
 import { IdFactory } from './helpers.js';
-import { generateRuns, generateWorkspaces } from './workspaces.js';
+import { generateRuns, generateWorkspaces, type RunReplay, replayRuns } from './workspaces.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Entry point
@@ -93,8 +94,16 @@ function accountPlan(sizes: SeedSizes, index: number): AccountPlan {
   };
 }
 
-/** Generates one account's records, each family from its own random stream, in a fixed order. */
-function generateAccount(shared: Shared, index: number, plan: AccountPlan): AccountState {
+/**
+ * Generates one account's records, each family from its own random stream, in a fixed order. With
+ * `lazy`, the runs are not kept: the account's {@link RunSource} makes them again on demand.
+ */
+function generateAccount(
+  shared: Shared,
+  index: number,
+  plan: AccountPlan,
+  lazy: boolean,
+): { state: AccountState; runs?: RunSource } {
   const g = new AccountContext(shared, index, plan);
   const account = accountRecord(g);
   generatePeople(g);
@@ -103,12 +112,13 @@ function generateAccount(shared: Shared, index: number, plan: AccountPlan): Acco
   const { rules, notifications } = generateRules(g);
   assignGuardrails(g);
   generateStacks(g);
-  const { workspaces, runs } = generateRuns(g);
+  const replays: RunReplay[] | undefined = lazy ? [] : undefined;
+  const { workspaces, runs } = generateRuns(g, replays);
   const stacks = stackRecords(g);
   const backends = generateBackends(g);
   const { modules, repositories } = generateModules(g);
   const events = generateEvents(g);
-  return {
+  const state = {
     account,
     workspaces,
     runs,
@@ -119,6 +129,37 @@ function generateAccount(shared: Shared, index: number, plan: AccountPlan): Acco
     modules,
     repositories,
     events,
+  };
+  return replays ? { state, runs: runSource(g, replays) } : { state };
+}
+
+/**
+ * The runs of an account generated lazily: the replay points packed in typed arrays (a few dozen
+ * bytes per workspace), and the account context the runs are made again in. What only the events
+ * needed of the context is dropped.
+ */
+function runSource(g: AccountContext, replays: readonly RunReplay[]): RunSource {
+  g.violatingRuns.length = 0;
+  g.ruleLists.clear();
+  const n = replays.length;
+  const positions = new Int32Array(n);
+  const words = new Uint32Array(n * 4);
+  const counters = new Float64Array(n * 2);
+  const mask = replays[0]?.ids.mask ?? 0;
+  replays.forEach((replay, i) => {
+    positions[i] = replay.workspace;
+    words.set(replay.rng, i * 4);
+    counters[i * 2] = replay.ids.objects;
+    counters[i * 2 + 1] = replay.ids.uuids;
+  });
+  return {
+    workspaceIds: replays.map((replay) => (g.workspaces[replay.workspace] as { id: string }).id),
+    replay: (i) =>
+      replayRuns(g, {
+        workspace: positions[i] as number,
+        rng: [words[i * 4], words[i * 4 + 1], words[i * 4 + 2], words[i * 4 + 3]] as unknown as RandomState,
+        ids: { mask, objects: counters[i * 2] as number, uuids: counters[i * 2 + 1] as number },
+      }),
   };
 }
 
@@ -151,6 +192,26 @@ function generateAccount(shared: Shared, index: number, plan: AccountPlan): Acco
  *   `progressEvery` is not a whole number of at least 1.
  */
 export function generateState(options: GenerateStateOptions = {}): MockState {
+  return seedState(options, false).state;
+}
+
+/**
+ * {@link generateState} for the mock's own store: the same state, except that each account's runs
+ * are not in it but come from its {@link RunSource} on demand (`store/runs.ts`), which takes about half
+ * the memory of a large seed off the heap.
+ */
+export function generateLazyState(options: GenerateStateOptions = {}): {
+  state: MockState;
+  runs: RunSource[];
+} {
+  const { state, runs } = seedState(options, true);
+  return { state, runs: runs as RunSource[] };
+}
+
+function seedState(
+  options: GenerateStateOptions,
+  lazy: boolean,
+): { state: MockState; runs: Array<RunSource | undefined> } {
   const seed = options.seed ?? DEFAULT_SEED;
   const sizes = resolveSizes(options.sizes);
   const plans = Array.from({ length: sizes.accounts }, (_, index) => accountPlan(sizes, index));
@@ -160,9 +221,12 @@ export function generateState(options: GenerateStateOptions = {}): MockState {
     progress: progressOf(options, plans),
   };
   const accounts: AccountState[] = [];
+  const runs: Array<RunSource | undefined> = [];
   plans.forEach((plan, index) => {
-    accounts.push(generateAccount(shared, index, plan));
+    const made = generateAccount(shared, index, plan, lazy);
+    accounts.push(made.state);
+    runs.push(made.runs);
   });
   shared.progress?.finish();
-  return { version: 1, seed, sizes, accounts };
+  return { state: { version: 1, seed, sizes, accounts }, runs };
 }

@@ -19,9 +19,10 @@ import type {
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
 import { severityName } from '@iacm/sdk/contract';
-import type { Random } from '../random.js';
+import { IdFactory, type IdState } from '../ids.js';
+import { Random, type RandomState } from '../random.js';
 import { SEED_EPOCH } from '../state.js';
-import type { AccountContext, ChangedFile, RepoInfo, WsInfo } from './context.js';
+import type { AccountContext, ChangedFile, RepoInfo, ViolatingRun, WsInfo } from './context.js';
 import { violationMessage } from './guardrails.js';
 import {
   type BackendSummaries,
@@ -209,50 +210,117 @@ function workspaceLabels(rng: Random, area: string, env: string): string[] {
 
 // --- runs ---------------------------------------------------------------------------------------------
 
-/** The account's runs, and the workspace records that summarise them. */
-export function generateRuns(g: AccountContext): { workspaces: WorkspaceSummary[]; runs: WorkspaceRun[] } {
+/**
+ * Where the random streams stood when one workspace's runs were made, so that
+ * {@link replayRuns} makes the same runs again on demand (a lazily stored seed keeps these instead of
+ * the runs).
+ */
+export interface RunReplay {
+  /** The workspace's position in the account's workspaces. */
+  readonly workspace: number;
+  /** The `runs` stream before the workspace's runs. */
+  readonly rng: RandomState;
+  /** The shared id factory before the workspace's runs. */
+  readonly ids: IdState;
+}
+
+/** What one workspace's runs came to. */
+interface WorkspaceRuns {
+  runs: WorkspaceRun[];
+  count: number;
+  backends: BackendSummaries;
+  newest: WorkspaceRun | undefined;
+  lastApply: string | undefined;
+}
+
+/** The rules a workspace without strict rules of its own is blocked by. */
+function strictRulesOf(g: AccountContext): string[] {
+  return g.rules.filter((rule) => rule.severity === 2 && rule.isEnabled).map((rule) => rule.id);
+}
+
+/**
+ * One workspace's runs, oldest first. Draws from `rng` and `ids` only; `violating` (when given) gets
+ * the runs that failed guardrails.
+ */
+function workspaceRuns(
+  g: AccountContext,
+  rng: Random,
+  ids: IdFactory,
+  ws: WsInfo,
+  strictRules: string[],
+  violating: ViolatingRun[] | undefined,
+): WorkspaceRuns {
+  const max = g.plan.runsPerWorkspace;
+  const count = max > 0 && rng.chance(0.86) ? rng.int(1, max) : 0;
+  // The backend summaries are the stack's, frozen and shared by its workspaces, their runs and tasks.
+  const backends = ws.stack ?? detachedBackend(ws);
+  const enabled = ws.guardrails.filter((id) => g.rulesById.get(id)?.isEnabled);
+  const wsStrict = enabled.filter((id) => g.rulesById.get(id)?.severity === 2);
+  const wsSoft = enabled.filter((id) => g.rulesById.get(id)?.severity !== 2);
+  const context: RunContext = {
+    ws,
+    runBackend: backends.backendSummary,
+    taskBackend: backends.taskBackend,
+    passed: passedSummary(enabled.length),
+    enabled,
+    strict: wsStrict.length > 0 ? wsStrict : strictRules,
+    soft: wsSoft,
+    vcsType: VCS_DESCRIPTIONS.get(ws.repo.vcs) as Described<VcsType>,
+    runnerType: RUNNER_DESCRIPTIONS.get(ws.runner) as Described<CiTool>,
+    buildName: rng.pick(BUILD_NAMES[ws.runner]),
+    buildBase: LARGE_BUILD_IDS.has(ws.runner) ? rng.int(4_000_000_000, 12_000_000_000) : rng.int(10, 2000),
+    prBase: rng.int(5, 900),
+    envUuid: ws.runner === 'env0' || ws.runner === 'semaphore' ? rng.uuid() : '',
+  };
+  const start = ws.createdAt + 10 * MINUTE;
+  const end = SEED_EPOCH - 15 * MINUTE;
+  const slot = (end - start) / Math.max(count, 1);
+  const runs: WorkspaceRun[] = [];
+  let newest: WorkspaceRun | undefined;
+  let lastApply: string | undefined;
+  for (let k = 0; k < count; k++) {
+    const runStart = Math.floor(start + k * slot + rng.next() * slot * 0.55);
+    const budget = Math.max(3, Math.floor(slot * 0.4));
+    const run = runRecord(g, rng, ids, context, k, k === count - 1, runStart, budget, violating);
+    runs.push(run);
+    newest = run;
+    const apply = run.apply[0];
+    if (apply) lastApply = apply.updatedAt;
+  }
+  return { runs, count, backends, newest, lastApply };
+}
+
+/**
+ * One workspace's runs made again, equal to the ones {@link generateRuns} made when it recorded
+ * `replay`. The account context must be the one they were made in.
+ */
+export function replayRuns(g: AccountContext, replay: RunReplay): WorkspaceRun[] {
+  const ws = g.workspaces[replay.workspace] as WsInfo;
+  const rng = Random.fromState(replay.rng);
+  const ids = IdFactory.fromState(replay.ids);
+  return workspaceRuns(g, rng, ids, ws, strictRulesOf(g), undefined).runs;
+}
+
+/**
+ * The account's runs, and the workspace records that summarise them. With `replays`, the runs are
+ * not kept: each workspace that has runs gets a {@link RunReplay} there instead, and `runs` is empty.
+ */
+export function generateRuns(
+  g: AccountContext,
+  replays?: RunReplay[],
+): { workspaces: WorkspaceSummary[]; runs: WorkspaceRun[] } {
   const rng = g.rng('runs');
   const workspaces: WorkspaceSummary[] = [];
   const runs: WorkspaceRun[] = [];
-  const strictRules = g.rules.filter((rule) => rule.severity === 2 && rule.isEnabled).map((rule) => rule.id);
-  const max = g.plan.runsPerWorkspace;
-  for (const ws of g.workspaces) {
-    const count = max > 0 && rng.chance(0.86) ? rng.int(1, max) : 0;
-    // The backend summaries are the stack's, frozen and shared by its workspaces, their runs and tasks.
-    const backends = ws.stack ?? detachedBackend(ws);
-    const enabled = ws.guardrails.filter((id) => g.rulesById.get(id)?.isEnabled);
-    const wsStrict = enabled.filter((id) => g.rulesById.get(id)?.severity === 2);
-    const wsSoft = enabled.filter((id) => g.rulesById.get(id)?.severity !== 2);
-    const context: RunContext = {
-      ws,
-      runBackend: backends.backendSummary,
-      taskBackend: backends.taskBackend,
-      passed: passedSummary(enabled.length),
-      enabled,
-      strict: wsStrict.length > 0 ? wsStrict : strictRules,
-      soft: wsSoft,
-      vcsType: VCS_DESCRIPTIONS.get(ws.repo.vcs) as Described<VcsType>,
-      runnerType: RUNNER_DESCRIPTIONS.get(ws.runner) as Described<CiTool>,
-      buildName: rng.pick(BUILD_NAMES[ws.runner]),
-      buildBase: LARGE_BUILD_IDS.has(ws.runner) ? rng.int(4_000_000_000, 12_000_000_000) : rng.int(10, 2000),
-      prBase: rng.int(5, 900),
-      envUuid: ws.runner === 'env0' || ws.runner === 'semaphore' ? rng.uuid() : '',
-    };
+  const strictRules = strictRulesOf(g);
+  g.workspaces.forEach((ws, index) => {
+    const before = replays ? { rng: rng.state(), ids: g.shared.ids.state() } : undefined;
+    const made = workspaceRuns(g, rng, g.shared.ids, ws, strictRules, g.violatingRuns);
     g.shared.progress?.add();
-    const start = ws.createdAt + 10 * MINUTE;
-    const end = SEED_EPOCH - 15 * MINUTE;
-    const slot = (end - start) / Math.max(count, 1);
-    let newest: WorkspaceRun | undefined;
-    let lastApply: string | undefined;
-    for (let k = 0; k < count; k++) {
-      const runStart = Math.floor(start + k * slot + rng.next() * slot * 0.55);
-      const budget = Math.max(3, Math.floor(slot * 0.4));
-      const run = runRecord(g, rng, context, k, k === count - 1, runStart, budget);
-      runs.push(run);
-      newest = run;
-      const apply = run.apply[0];
-      if (apply) lastApply = apply.updatedAt;
-    }
+    const { count, backends, newest, lastApply } = made;
+    if (replays && before) {
+      if (count > 0) replays.push({ workspace: index, ...before });
+    } else for (const run of made.runs) runs.push(run);
     const updatedAt = newest
       ? Date.parse(newest.updatedAt) + rng.int(SECOND, 5 * SECOND)
       : ws.createdAt + rng.int(MINUTE, DAY);
@@ -288,7 +356,7 @@ export function generateRuns(g: AccountContext): { workspaces: WorkspaceSummary[
     summary.isWorkflowManaged = ws.isWorkflowManaged;
     summary.guardrails = ws.guardrails;
     workspaces.push(summary);
-  }
+  });
   return { workspaces, runs };
 }
 
@@ -296,11 +364,13 @@ export function generateRuns(g: AccountContext): { workspaces: WorkspaceSummary[
 function runRecord(
   g: AccountContext,
   rng: Random,
+  ids: IdFactory,
   c: RunContext,
   k: number,
   newest: boolean,
   start: number,
   budget: number,
+  violating: ViolatingRun[] | undefined,
 ): WorkspaceRun {
   const { ws } = c;
   let status: RunStatus =
@@ -340,7 +410,6 @@ function runRecord(
   const guardrailsSummary = runGuardrailsSummary(g, rng, c, status);
   const changed = changedFiles(rng, ws);
   const [planStatus, planResult] = planOutcome(status);
-  const ids = g.shared.ids;
   const planId = ids.objectId(rng, start);
   const plan: RunTask = {
     id: planId,
@@ -423,9 +492,9 @@ function runRecord(
   run.plan = [plan];
   run.apply = apply;
   if (guardrailsSummary.failed > 0) {
-    g.violatingRuns.push({
+    violating?.push({
       time: planEnd,
-      run,
+      run: { workspaceId: run.workspaceId, runId: run.runId },
       ruleIds: guardrailsSummary.violations.map((violation) => violation.id),
       lists: undefined,
     });

@@ -1,0 +1,98 @@
+/**
+ * Runs by workspace. A seeded account does not keep its runs (about 1.7 kB each, half of a large
+ * seed's memory): it keeps where the seed's random streams stood before each workspace's runs, and
+ * makes them again on demand, equal to the generated ones (`seed-hashes.test.ts` pins the snapshot of
+ * a lazily stored seed to the generator's output). Runs made again are kept in a small cache;
+ * runs changed through the API are kept for good.
+ *
+ * @module
+ */
+import type { WorkspaceRun } from '@iacm/sdk/contract';
+
+/** Where a store's seeded runs come from: the seed's workspaces with runs, and a way to make them again. */
+export interface RunSource {
+  /** The ids of the workspaces that have seeded runs, in the seed's order. */
+  readonly workspaceIds: readonly string[];
+  /** The seeded runs of the `index`-th of those workspaces, oldest first (a new array each call). */
+  replay(index: number): WorkspaceRun[];
+}
+
+/** How many workspaces' runs made again are kept, by default (least recently used go first). */
+export const RUN_CACHE_WORKSPACES = 1024;
+
+/** An entry: the workspace's runs, or the index of its seeded runs in the source. */
+type Entry = WorkspaceRun[] | number;
+
+/** Runs by workspace id, in the order workspaces got their first run. */
+export class RunStore {
+  readonly #entries = new Map<string, Entry>();
+  readonly #source: RunSource | undefined;
+  /** Seeded runs made again, by source index; a Map's order makes it a least-recently-used list. */
+  readonly #cache = new Map<number, WorkspaceRun[]>();
+  readonly #cacheSize: number;
+
+  /**
+   * @param runs runs to keep (a snapshot's, or a seed's when it was not stored lazily).
+   * @param source the seed's runs to make again on demand, listed before `runs`.
+   * @param cacheSize how many workspaces' runs made again are kept. Default {@link RUN_CACHE_WORKSPACES}.
+   */
+  constructor(runs: Iterable<WorkspaceRun>, source?: RunSource, cacheSize = RUN_CACHE_WORKSPACES) {
+    this.#source = source;
+    this.#cacheSize = Math.max(0, cacheSize);
+    source?.workspaceIds.forEach((id, index) => this.#entries.set(id, index));
+    for (const run of runs) {
+      const list = this.#entries.get(run.workspaceId);
+      if (Array.isArray(list)) list.push(run);
+      else this.#entries.set(run.workspaceId, [run]);
+    }
+  }
+
+  /** The runs of a workspace, oldest first, or undefined when it has none. Do not change the list. */
+  get(workspaceId: string): readonly WorkspaceRun[] | undefined {
+    const entry = this.#entries.get(workspaceId);
+    if (entry === undefined || Array.isArray(entry)) return entry;
+    let runs = this.#cache.get(entry);
+    if (runs) {
+      this.#cache.delete(entry);
+    } else {
+      runs = (this.#source as RunSource).replay(entry);
+      if (this.#cache.size >= this.#cacheSize) {
+        const oldest = this.#cache.keys().next();
+        if (!oldest.done) this.#cache.delete(oldest.value);
+      }
+    }
+    if (this.#cacheSize > 0) this.#cache.set(entry, runs);
+    return runs;
+  }
+
+  /** Replaces the runs of a workspace (kept for good from now on). */
+  set(workspaceId: string, runs: WorkspaceRun[]): void {
+    const entry = this.#entries.get(workspaceId);
+    if (typeof entry === 'number') this.#cache.delete(entry);
+    this.#entries.set(workspaceId, runs);
+  }
+
+  /** Forgets the runs of a workspace. */
+  delete(workspaceId: string): void {
+    const entry = this.#entries.get(workspaceId);
+    if (typeof entry === 'number') this.#cache.delete(entry);
+    this.#entries.delete(workspaceId);
+  }
+
+  /** Each workspace id with its runs (seeded runs made again, not cached), in the store's order. */
+  *entries(): Generator<[string, readonly WorkspaceRun[]]> {
+    for (const [workspaceId, entry] of this.#entries) {
+      yield [workspaceId, Array.isArray(entry) ? entry : this.#made(entry)];
+    }
+  }
+
+  /** Seeded runs made again (from the cache when there, without caching them otherwise). */
+  #made(index: number): WorkspaceRun[] {
+    return this.#cache.get(index) ?? (this.#source as RunSource).replay(index);
+  }
+
+  /** Every run, workspace by workspace (seeded runs made again, not cached), oldest first in each. */
+  *values(): Generator<WorkspaceRun> {
+    for (const entry of this.#entries.values()) yield* Array.isArray(entry) ? entry : this.#made(entry);
+  }
+}
