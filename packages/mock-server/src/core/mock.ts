@@ -34,7 +34,6 @@ import { clientGoneResponse, errorResponse, successResponse, withRequestId } fro
 import { resolveRoute, validateInput } from '../pipeline/route.js';
 import { IdFactory } from '../store/ids.js';
 import { Random } from '../store/random.js';
-import type { RunSource } from '../store/runs.js';
 import { checkSeedSizes } from '../store/seed/limits.js';
 import { generateLazyState } from '../store/seed.js';
 import {
@@ -44,6 +43,7 @@ import {
   type MockState,
   type SeedSizes,
 } from '../store/state.js';
+import type { SeededParts } from '../store/store.js';
 import { Store } from '../store/store.js';
 import { EventCursor } from './event-cursor.js';
 import { type HandleOptions, type MockRequest, type MockResponse, readHeader } from './http.js';
@@ -386,7 +386,7 @@ export class MockCore {
       this.#install(JSON.parse(source.snapshot) as MockState);
       return;
     }
-    const { state, runs } = generateLazyState({
+    const { state, runs, events } = generateLazyState({
       seed: source.seed,
       sizes: source.sizes,
       onProgress: this.#options.onSeedProgress,
@@ -400,7 +400,10 @@ export class MockCore {
     if (primary && this.#options.primaryKeys) {
       primary.account = { ...primary.account, ...this.#options.primaryKeys };
     }
-    this.#install(state, runs);
+    this.#install(
+      state,
+      state.accounts.map((_, index) => ({ runs: runs[index], events: events[index] })),
+    );
   }
 
   /** Random key pairs by account position, drawn once and kept across resets and reseeds. */
@@ -413,10 +416,10 @@ export class MockCore {
     return this.#keyPairs[index] as { accessKey: string; secretKey: string };
   }
 
-  #install(state: MockState, runs: ReadonlyArray<RunSource | undefined> = []): void {
+  #install(state: MockState, seeded: ReadonlyArray<SeededParts> = []): void {
     this.#login.forgetVerified();
     this.webhooks.clear();
-    this.store = new Store(state, runs);
+    this.store = new Store(state, seeded);
     this.#random = new Random(`runtime:${String(state.seed)}`);
     const idRandom = new Random(`runtime:ids:${String(state.seed)}`);
     this.#ids = { factory: new IdFactory(idRandom), random: idRandom };

@@ -49,12 +49,17 @@ export function textPredicate<T>(
 }
 
 /** Lower-cased search texts by record, for {@link cachedTextPredicate}. */
-export type TextCache<T extends object> = WeakMap<T, readonly string[]>;
+export type TextCache<T extends object> = WeakMap<T, string>;
+
+/** Joins a record's texts in a cached haystack; no search text is split by it (see below). */
+const SEPARATOR = '\u0000';
 
 /**
  * {@link textPredicate} for large collections of records that are never changed in place (an update
- * stores a new object): each record's lower-cased texts are worked out once and kept in `cache`
- * (weakly, so a replaced record's entry goes with it); a search then only tests substrings.
+ * stores a new object): each record's texts are lower-cased once and kept in `cache` (weakly, so a
+ * replaced record's entry goes with it) as one string, joined by U+0000; a search then tests one
+ * substring per record. A search text holding U+0000 (which could match across two texts) is
+ * compared text by text instead.
  */
 export function cachedTextPredicate<T extends object>(
   search: string | undefined | null,
@@ -63,16 +68,17 @@ export function cachedTextPredicate<T extends object>(
 ): ((record: T) => boolean) | undefined {
   const needle = searchNeedle(search);
   if (needle === undefined) return undefined;
+  if (needle.includes(SEPARATOR)) return textPredicate(search, fields);
   return (record) => {
-    let texts = cache.get(record);
-    if (texts === undefined) {
-      texts = fields(record)
+    let haystack = cache.get(record);
+    if (haystack === undefined) {
+      haystack = fields(record)
         .filter((text): text is string => typeof text === 'string')
-        .map((text) => text.toLowerCase());
-      cache.set(record, texts);
+        .map((text) => text.toLowerCase())
+        .join(SEPARATOR);
+      cache.set(record, haystack);
     }
-    for (const text of texts) if (text.includes(needle)) return true;
-    return false;
+    return haystack.includes(needle);
   };
 }
 

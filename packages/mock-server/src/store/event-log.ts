@@ -121,8 +121,17 @@ class Readability {
 
 /** One account's events, time-ordered and columnar. */
 export class EventLog {
-  /** Events by slot (insertion order); a removed event leaves a hole until the next compaction. */
-  #events: Array<Event | undefined> = [];
+  /**
+   * Ids by slot (insertion order); a removed event leaves a hole (undefined) until the next
+   * compaction. An event added as an object keeps its object in `#objects`; a seeded event is only
+   * columns, and its object is made when read (`#event`).
+   */
+  #ids: Array<string | undefined> = [];
+  #objects: Array<Event | undefined> = [];
+  /** Seeded events' `mutation_id` by slot. */
+  #mutationIds: Array<string | undefined> = [];
+  readonly #accounts = new Dictionary();
+  readonly #accountCodes = new IntColumn();
   #holes = 0;
   readonly #time = new FloatColumn();
   readonly #columns: Record<EventField, FieldColumn>;
@@ -130,6 +139,8 @@ export class EventLog {
   readonly #lists = new Dictionary();
   readonly #listByIdentity = new Map<readonly EventAttribute[], number>();
   readonly #listValues: Array<readonly string[]> = [];
+  /** The first list seen of each code (what a seeded event's `attributes` is). */
+  readonly #listObjects: Array<readonly EventAttribute[]> = [];
   readonly #listCodes = new IntColumn();
   readonly #readable = EVENT_TEXT_FIELDS.map(() => new Readability());
   /** Slots sorted by time ascending, then id descending: walked from the end, newest first. */
@@ -155,14 +166,53 @@ export class EventLog {
     this.#sortOrder();
   }
 
+  /**
+   * Adds a seeded event from its parts, kept as columns only (its object is made when read, equal to
+   * the one the generator would make). For the seed generator: call {@link seal} once all are added.
+   */
+  addSeeded(
+    id: string,
+    accountId: string,
+    integrationId: string,
+    time: number,
+    type: string,
+    provider: string,
+    assetId: string,
+    assetType: string,
+    mutationId: string,
+    mutationType: string,
+    attributes: readonly EventAttribute[],
+  ): void {
+    this.#ids.push(id);
+    this.#objects.push(undefined);
+    this.#mutationIds.push(mutationId);
+    this.#accountCodes.push(this.#accounts.code(accountId));
+    this.#time.push(time);
+    const c = this.#columns;
+    c.integrationId.codes.push(c.integrationId.dictionary.code(integrationId));
+    c.eventType.codes.push(c.eventType.dictionary.code(type));
+    c.providerType.codes.push(c.providerType.dictionary.code(provider));
+    c.assetType.codes.push(c.assetType.dictionary.code(assetType));
+    c.assetId.codes.push(c.assetId.dictionary.code(assetId));
+    c.mutationType.codes.push(c.mutationType.dictionary.code(mutationType));
+    this.#listCodes.push(this.#listCode(attributes));
+  }
+
+  /** Orders the events added with {@link addSeeded}. */
+  seal(): void {
+    this.#sortOrder();
+    this.#version += 1;
+  }
+
   /** The number of events. */
   get size(): number {
-    return this.#events.length - this.#holes;
+    return this.#ids.length - this.#holes;
   }
 
   /** Every event, in insertion order. */
   *values(): Generator<Event> {
-    for (const event of this.#events) if (event) yield event;
+    for (let slot = 0; slot < this.#ids.length; slot++)
+      if (this.#ids[slot] !== undefined) yield this.#event(slot);
   }
 
   /** Adds an event. */
@@ -175,16 +225,18 @@ export class EventLog {
 
   /** The oldest event (the last of the event center's newest-first order), if any. */
   oldest(): Event | undefined {
-    return this.#order.length === 0 ? undefined : this.#events[this.#order.data[0] as number];
+    return this.#order.length === 0 ? undefined : this.#event(this.#order.data[0] as number);
   }
 
   /** Removes the oldest event; returns it. */
   deleteOldest(): Event | undefined {
     if (this.#order.length === 0) return undefined;
     const slot = this.#order.data[0] as number;
-    const event = this.#events[slot];
+    const event = this.#event(slot);
     this.#order.remove(0);
-    this.#events[slot] = undefined;
+    this.#ids[slot] = undefined;
+    this.#objects[slot] = undefined;
+    this.#mutationIds[slot] = undefined;
     this.#holes += 1;
     this.#version += 1;
     if (this.#holes > 1024 && this.#holes > this.size) this.#compact();
@@ -250,7 +302,7 @@ export class EventLog {
           }
         }
         if (position <= pageStart) {
-          if (found.length < page.size) found.push(this.#events[slot] as Event);
+          if (found.length < page.size) found.push(this.#event(slot));
           else {
             more = true;
             if (counters.length === 0) break;
@@ -335,8 +387,11 @@ export class EventLog {
 
   /** Stores an event in a new slot of every column (not yet in the order); returns the slot. */
   #append(event: Event): number {
-    const slot = this.#events.length;
-    this.#events.push(event);
+    const slot = this.#ids.length;
+    this.#ids.push(event.id);
+    this.#objects.push(event);
+    this.#mutationIds.push(undefined);
+    this.#accountCodes.push(this.#accounts.code(event.account_id));
     this.#time.push(Date.parse(event.event_timestamp));
     for (const field of FIELDS) {
       const column = this.#columns[field];
@@ -352,8 +407,9 @@ export class EventLog {
     if (code !== undefined) return code;
     const values = attributes.map((a) => a.value);
     const size = this.#lists.size;
-    code = this.#lists.code(JSON.stringify(values));
+    code = this.#lists.code(JSON.stringify(attributes.map((a) => [a.key, a.value])));
     if (code === size) {
+      this.#listObjects.push(attributes);
       // The searchable values, lower-cased once: internal ids are never matched by free text.
       this.#listValues.push(values.filter((v) => !isInternalId(v)).map((v) => v.toLowerCase()));
     }
@@ -373,7 +429,7 @@ export class EventLog {
       const slot = order[mid] as number;
       const t = times[slot] as number;
       // Ascending by time, then descending by id; without an id, the first event at `time`.
-      const before = t < time || (t === time && id !== undefined && (this.#events[slot] as Event).id > id);
+      const before = t < time || (t === time && id !== undefined && (this.#ids[slot] as string) > id);
       if (before) lo = mid + 1;
       else hi = mid;
     }
@@ -382,15 +438,15 @@ export class EventLog {
 
   #sortOrder(): void {
     const times = this.#time.data;
-    const events = this.#events;
+    const ids = this.#ids;
     const slots: number[] = [];
-    for (let slot = 0; slot < events.length; slot++) if (events[slot]) slots.push(slot);
+    for (let slot = 0; slot < ids.length; slot++) if (ids[slot] !== undefined) slots.push(slot);
     slots.sort((a, b) => {
       const ta = times[a] as number;
       const tb = times[b] as number;
       if (ta !== tb) return ta - tb;
-      const ia = (events[a] as Event).id;
-      const ib = (events[b] as Event).id;
+      const ia = ids[a] as string;
+      const ib = ids[b] as string;
       return ia > ib ? -1 : ia < ib ? 1 : 0;
     });
     const order = new IntColumn(slots.length);
@@ -398,16 +454,65 @@ export class EventLog {
     this.#order = order;
   }
 
-  /** Drops the holes: every column is rebuilt from the live events, in the same insertion order. */
+  /** The event in `slot`: its object, or one made from the columns for a seeded event. */
+  #event(slot: number): Event {
+    const object = this.#objects[slot];
+    if (object) return object;
+    const c = this.#columns;
+    const code = (column: FieldColumn) =>
+      column.dictionary.values[column.codes.data[slot] as number] as string;
+    // Members in the generator's order (`store/seed/events.ts`), so the JSON is the same.
+    return {
+      id: this.#ids[slot] as string,
+      account_id: this.#accounts.values[this.#accountCodes.data[slot] as number] as string,
+      integration_id: code(c.integrationId),
+      event_timestamp: new Date(this.#time.data[slot] as number).toISOString(),
+      event_type: code(c.eventType) as Event['event_type'],
+      provider_type: code(c.providerType),
+      asset_id: code(c.assetId),
+      asset_type: code(c.assetType),
+      event: {
+        mutation_id: this.#mutationIds[slot] as string,
+        mutation_type: code(c.mutationType) as Event['event']['mutation_type'],
+        attributes: this.#listObjects[this.#listCodes.data[slot] as number] as EventAttribute[],
+      },
+    };
+  }
+
+  /**
+   * Drops the holes: every column moves its live values down, in the same insertion order, and the
+   * order's slots are renumbered (it holds no holes: removal takes events out of it).
+   */
   #compact(): void {
-    const live = [...this.values()];
-    this.#events = [];
+    const n = this.#ids.length;
+    const renumber = new Int32Array(n);
+    const ints = [
+      this.#accountCodes.data,
+      this.#listCodes.data,
+      ...FIELDS.map((field) => this.#columns[field].codes.data),
+    ];
+    const times = this.#time.data;
+    let to = 0;
+    for (let from = 0; from < n; from++) {
+      if (this.#ids[from] === undefined) continue;
+      renumber[from] = to;
+      this.#ids[to] = this.#ids[from];
+      this.#objects[to] = this.#objects[from];
+      this.#mutationIds[to] = this.#mutationIds[from];
+      times[to] = times[from] as number;
+      for (const column of ints) column[to] = column[from] as number;
+      to++;
+    }
+    this.#ids.length = to;
+    this.#objects.length = to;
+    this.#mutationIds.length = to;
+    this.#time.truncate(to);
+    this.#accountCodes.truncate(to);
+    this.#listCodes.truncate(to);
+    for (const field of FIELDS) this.#columns[field].codes.truncate(to);
+    const order = this.#order.data;
+    for (let i = 0; i < this.#order.length; i++) order[i] = renumber[order[i] as number] as number;
     this.#holes = 0;
-    this.#time.truncate(0);
-    for (const field of FIELDS) this.#columns[field].codes.truncate(0);
-    this.#listCodes.truncate(0);
-    for (const event of live) this.#append(event);
-    this.#sortOrder();
   }
 }
 

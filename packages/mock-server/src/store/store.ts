@@ -19,6 +19,14 @@ export const WORKSPACE_SORTS = {
   ciTool: (w: WorkspaceSummary) => w.runnerType,
 } as const;
 
+/** The parts of a lazily stored seed that are not in its state (see `generateLazyState`). */
+export interface SeededParts {
+  /** The account's seeded runs, made again on demand. */
+  runs?: RunSource | undefined;
+  /** The account's seeded events, already in a log. */
+  events?: EventLog | undefined;
+}
+
 /** One account's records, indexed for the queries. */
 export class AccountStore {
   /** The account. */
@@ -41,15 +49,17 @@ export class AccountStore {
   /**
    * Indexes one account's state.
    *
-   * @param runSource the seed's runs, made again on demand rather than held (`runs.ts`).
+   * @param seeded a lazily stored seed's runs (made again on demand: `runs.ts`) and events (a
+   *   columnar log: `event-log.ts`), kept apart from `state`.
    */
-  constructor(state: AccountState, runSource?: RunSource) {
+  constructor(state: AccountState, seeded: SeededParts = {}) {
     this.account = state.account;
     this.workspaces = new Collection<WorkspaceSummary>(WORKSPACE_SORTS, state.workspaces);
-    this.runs = new RunStore(state.runs, runSource);
+    this.runs = new RunStore(state.runs, seeded.runs);
     for (const rule of state.rules) this.rules.set(rule.id, rule);
     for (const notification of state.notifications) this.notifications.set(notification.id, notification);
-    this.events = new EventLog(state.events);
+    // A seed's events come as a log already; a snapshot's as a list (none are in both).
+    this.events = seeded.events ?? new EventLog(state.events);
     this.explorer = {
       stacks: state.stacks,
       backends: state.backends,
@@ -85,12 +95,13 @@ export class Store {
   /**
    * Indexes a state. The state's records are taken over, not copied.
    *
-   * @param runSources per account (by position), the seed's runs made again on demand (`runs.ts`).
+   * @param seeded per account (by position), the parts of a lazily stored seed kept apart from
+   *   `state` (see {@link AccountStore}).
    */
-  constructor(state: MockState, runSources: ReadonlyArray<RunSource | undefined> = []) {
+  constructor(state: MockState, seeded: ReadonlyArray<SeededParts> = []) {
     this.origin = { seed: state.seed, sizes: state.sizes };
     state.accounts.forEach((account, index) => {
-      this.accounts.set(account.account.id, new AccountStore(account, runSources[index]));
+      this.accounts.set(account.account.id, new AccountStore(account, seeded[index]));
     });
   }
 

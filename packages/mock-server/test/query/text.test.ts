@@ -1,6 +1,12 @@
 import type { Event } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TEXT_FIELDS, isInternalId, searchNeedle, textPredicate } from '../../src/query/text.js';
+import {
+  cachedTextPredicate,
+  EVENT_TEXT_FIELDS,
+  isInternalId,
+  searchNeedle,
+  textPredicate,
+} from '../../src/query/text.js';
 import { EventLog } from '../../src/store/event-log.js';
 
 describe('free-text search', () => {
@@ -72,5 +78,31 @@ describe('free-text search', () => {
       expect(await finds(text), text).toBe(false);
     }
     expect(EVENT_TEXT_FIELDS).toEqual(['eventType', 'assetType', 'assetId']);
+  });
+
+  it('matches with a per-record cache exactly as without, reading each record once', () => {
+    type R = { a: string; b: string | null };
+    const fields = (r: R) => [r.a, r.b];
+    let cachedReads = 0;
+    const counted = (r: R) => {
+      cachedReads++;
+      return fields(r);
+    };
+    const cache = new WeakMap<R, string>();
+    const records: R[] = [
+      { a: 'Core-NET', b: 'Σίσυφος' },
+      { a: 'xa', b: 'by' },
+      { a: 'İstanbul', b: null },
+    ];
+    for (const text of ['net', 'xa', 'ς', 'σί', 'i', 'by', 'zz', ' CORE ', 'a\u0000b']) {
+      const plain = textPredicate(text, fields);
+      const cached = cachedTextPredicate(text, counted, cache);
+      for (const record of records) expect(cached?.(record), `${text} in ${record.a}`).toBe(plain?.(record));
+      // Each record's texts are read once, for the cache (a search holding U+0000 reads them again).
+      if (!text.includes('\u0000')) expect(cachedReads).toBe(records.length);
+    }
+    // Across two texts never matches (the cache joins them with U+0000).
+    expect(cachedTextPredicate('a\u0000b', fields, cache)?.(records[1] as R)).toBe(false);
+    expect(cachedTextPredicate('A', fields, cache)?.(records[1] as R)).toBe(true);
   });
 });

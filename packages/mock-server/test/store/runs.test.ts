@@ -1,6 +1,7 @@
 /**
- * Seeded runs stored lazily: made again on demand from where the seed's random streams stood, equal
- * to the generator's runs whatever the sizes, cached within a bound, and kept for good once changed.
+ * A seed stored lazily: runs made again on demand from where the seed's random streams stood, equal
+ * to the generator's runs whatever the sizes, cached within a bound, and kept for good once changed;
+ * events kept as columns, read back equal to the generator's.
  */
 import type { WorkspaceRun } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
@@ -16,12 +17,16 @@ describe('lazily stored seeded runs', () => {
   ])('are the generated runs, workspace by workspace (seed %s)', (seed, sizes) => {
     const eager = generateState({ seed, sizes });
     const lazy = generateLazyState({ seed, sizes });
-    // The lazy state is the eager one without its runs.
-    expect(
-      JSON.stringify({ ...lazy.state, accounts: lazy.state.accounts.map((a) => ({ ...a, runs: [] })) }),
-    ).toBe(JSON.stringify({ ...eager, accounts: eager.accounts.map((a) => ({ ...a, runs: [] })) }));
+    // The lazy state is the eager one without its runs and events; its event logs hold the events.
+    const without = (state: typeof eager) => ({
+      ...state,
+      accounts: state.accounts.map((a) => ({ ...a, runs: [], events: [] })),
+    });
+    expect(JSON.stringify(without(lazy.state))).toBe(JSON.stringify(without(eager)));
     eager.accounts.forEach((account, i) => {
       expect(lazy.state.accounts[i]?.runs).toEqual([]);
+      expect(lazy.state.accounts[i]?.events).toEqual([]);
+      expect(JSON.stringify([...(lazy.events[i]?.values() ?? [])])).toBe(JSON.stringify(account.events));
       const store = new RunStore([], lazy.runs[i], 4);
       // Read in a scrambled order, through a cache smaller than the workspaces: every list is equal.
       const ids = [...new Set(account.runs.map((r) => r.workspaceId))];

@@ -27,8 +27,29 @@ import {
 
 // --- events -------------------------------------------------------------------------------------------
 
-/** The account's event center events. */
-export function generateEvents(g: AccountContext): Event[] {
+/**
+ * Receives the parts of each generated event, in place of the event object (a columnar store keeps
+ * the parts; see `EventLog.addSeeded`). `time` is epoch milliseconds.
+ */
+export type EventSink = (
+  id: string,
+  accountId: string,
+  integrationId: string,
+  time: number,
+  type: EventType,
+  provider: string,
+  assetId: string,
+  assetType: string,
+  mutationId: string,
+  mutationType: MutationType,
+  attributes: EventAttribute[],
+) => void;
+
+/**
+ * The account's event center events. With `sink`, each event's parts go there instead and the list
+ * is empty; the random draws are the same either way.
+ */
+export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
   const rng = g.rng('events');
   const count = g.plan.events;
   const integrations = g.integrations;
@@ -80,7 +101,7 @@ export function generateEvents(g: AccountContext): Event[] {
       if (!forced.has(position)) forced.set(position, EVENT_TYPES_ORDER[forced.size] as EventType);
     }
   }
-  const events: Event[] = new Array(count);
+  const events: Event[] = sink ? [] : new Array(count);
   const progress = g.shared.progress;
   for (let i = 0; i < count; i++) {
     progress?.add();
@@ -170,8 +191,26 @@ export function generateEvents(g: AccountContext): Event[] {
         }
       }
     }
+    const id = ids.uuid(rng);
+    const mutationId = ids.mutationId(rng);
+    if (sink) {
+      sink(
+        id,
+        g.accountId,
+        integration.id,
+        time,
+        type,
+        integration.type,
+        asset.id,
+        asset.type,
+        mutationId,
+        mutationType,
+        attributes,
+      );
+      continue;
+    }
     events[i] = {
-      id: ids.uuid(rng),
+      id,
       account_id: g.accountId,
       integration_id: integration.id,
       event_timestamp: iso(time),
@@ -179,7 +218,7 @@ export function generateEvents(g: AccountContext): Event[] {
       provider_type: integration.type,
       asset_id: asset.id,
       asset_type: asset.type,
-      event: { mutation_id: ids.mutationId(rng), mutation_type: mutationType, attributes },
+      event: { mutation_id: mutationId, mutation_type: mutationType, attributes },
     };
   }
   return events;

@@ -6,6 +6,8 @@
  * Each account and each kind of record draws from its own stream (`<seed>:<account>:<kind>`), so
  * changing one size leaves the other kinds of record of the same seed mostly unchanged.
  */
+
+import { EventLog } from '../event-log.js';
 import { Random, type RandomState } from '../random.js';
 import type { RunSource } from '../runs.js';
 import { type AccountState, DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from '../state.js';
@@ -103,7 +105,7 @@ function generateAccount(
   index: number,
   plan: AccountPlan,
   lazy: boolean,
-): { state: AccountState; runs?: RunSource } {
+): { state: AccountState; runs?: RunSource; events?: EventLog } {
   const g = new AccountContext(shared, index, plan);
   const account = accountRecord(g);
   generatePeople(g);
@@ -117,7 +119,9 @@ function generateAccount(
   const stacks = stackRecords(g);
   const backends = generateBackends(g);
   const { modules, repositories } = generateModules(g);
-  const events = generateEvents(g);
+  const log = lazy ? new EventLog() : undefined;
+  const events = generateEvents(g, log ? log.addSeeded.bind(log) : undefined);
+  log?.seal();
   const state = {
     account,
     workspaces,
@@ -130,7 +134,7 @@ function generateAccount(
     repositories,
     events,
   };
-  return replays ? { state, runs: runSource(g, replays) } : { state };
+  return replays && log ? { state, runs: runSource(g, replays), events: log } : { state };
 }
 
 /**
@@ -200,18 +204,27 @@ export function generateState(options: GenerateStateOptions = {}): MockState {
  * are not in it but come from its {@link RunSource} on demand (`store/runs.ts`), which takes about half
  * the memory of a large seed off the heap.
  */
-export function generateLazyState(options: GenerateStateOptions = {}): {
+export function generateLazyState(options: GenerateStateOptions = {}): LazyState {
+  return seedState(options, true) as LazyState;
+}
+
+/**
+ * A seed stored lazily: the state without its runs and events, and per account (by position) where
+ * they are: a {@link RunSource} that makes runs again, and a columnar {@link EventLog}.
+ */
+export interface LazyState {
+  /** The state, with empty `runs` and `events`. */
   state: MockState;
+  /** Per account, its runs. */
   runs: RunSource[];
-} {
-  const { state, runs } = seedState(options, true);
-  return { state, runs: runs as RunSource[] };
+  /** Per account, its events. */
+  events: EventLog[];
 }
 
 function seedState(
   options: GenerateStateOptions,
   lazy: boolean,
-): { state: MockState; runs: Array<RunSource | undefined> } {
+): { state: MockState; runs: Array<RunSource | undefined>; events: Array<EventLog | undefined> } {
   const seed = options.seed ?? DEFAULT_SEED;
   const sizes = resolveSizes(options.sizes);
   const plans = Array.from({ length: sizes.accounts }, (_, index) => accountPlan(sizes, index));
@@ -222,11 +235,13 @@ function seedState(
   };
   const accounts: AccountState[] = [];
   const runs: Array<RunSource | undefined> = [];
+  const events: Array<EventLog | undefined> = [];
   plans.forEach((plan, index) => {
     const made = generateAccount(shared, index, plan, lazy);
     accounts.push(made.state);
     runs.push(made.runs);
+    events.push(made.events);
   });
   shared.progress?.finish();
-  return { state: { version: 1, seed, sizes, accounts }, runs };
+  return { state: { version: 1, seed, sizes, accounts }, runs, events };
 }
