@@ -22,6 +22,7 @@
 import type { Event, EventAttribute, EventField } from '@iacm/sdk/contract';
 import { EVENT_TEXT_FIELDS, isInternalId } from '../query/text.js';
 import { Dictionary, FloatColumn, IntColumn } from './dictionary.js';
+import { IdFactory } from './ids.js';
 
 /** Which events a search selects. */
 export interface EventSelection {
@@ -71,6 +72,13 @@ function pause(): Promise<void> {
   const immediate = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate;
   return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 }
+
+/** Slot kinds (see `EventLog.#kinds`). */
+const HOLE = 0;
+const OBJECT = 1;
+const SEEDED = 2;
+/** Words per slot in `EventLog.#words`. */
+const WORDS = 6;
 
 const FIELDS: readonly EventField[] = [
   'integrationId',
@@ -122,14 +130,14 @@ class Readability {
 /** One account's events, time-ordered and columnar. */
 export class EventLog {
   /**
-   * Ids by slot (insertion order); a removed event leaves a hole (undefined) until the next
-   * compaction. An event added as an object keeps its object in `#objects`; a seeded event is only
-   * columns, and its object is made when read (`#event`).
+   * What each slot (insertion order) holds: {@link HOLE} (a removed event, until the next
+   * compaction), {@link OBJECT} (an event added as an object, kept in `#objects`) or {@link SEEDED}
+   * (columns only: its id and `mutation_id` as words in `#words`, its object made when read).
    */
-  #ids: Array<string | undefined> = [];
+  readonly #kinds = new IntColumn();
   #objects: Array<Event | undefined> = [];
-  /** Seeded events' `mutation_id` by slot. */
-  #mutationIds: Array<string | undefined> = [];
+  /** Per slot, {@link WORDS} words: a seeded event's id (4), then its `mutation_id` (2). */
+  readonly #words = new IntColumn();
   readonly #accounts = new Dictionary();
   readonly #accountCodes = new IntColumn();
   #holes = 0;
@@ -171,7 +179,7 @@ export class EventLog {
    * the one the generator would make). For the seed generator: call {@link seal} once all are added.
    */
   addSeeded(
-    id: string,
+    words: Uint32Array,
     accountId: string,
     integrationId: string,
     time: number,
@@ -179,13 +187,12 @@ export class EventLog {
     provider: string,
     assetId: string,
     assetType: string,
-    mutationId: string,
     mutationType: string,
     attributes: readonly EventAttribute[],
   ): void {
-    this.#ids.push(id);
+    this.#kinds.push(SEEDED);
     this.#objects.push(undefined);
-    this.#mutationIds.push(mutationId);
+    for (let i = 0; i < WORDS; i++) this.#words.push((words[i] as number) | 0);
     this.#accountCodes.push(this.#accounts.code(accountId));
     this.#time.push(time);
     const c = this.#columns;
@@ -206,13 +213,14 @@ export class EventLog {
 
   /** The number of events. */
   get size(): number {
-    return this.#ids.length - this.#holes;
+    return this.#kinds.length - this.#holes;
   }
 
   /** Every event, in insertion order. */
   *values(): Generator<Event> {
-    for (let slot = 0; slot < this.#ids.length; slot++)
-      if (this.#ids[slot] !== undefined) yield this.#event(slot);
+    for (let slot = 0; slot < this.#kinds.length; slot++) {
+      if (this.#kinds.data[slot] !== HOLE) yield this.#event(slot);
+    }
   }
 
   /** Adds an event. */
@@ -234,9 +242,8 @@ export class EventLog {
     const slot = this.#order.data[0] as number;
     const event = this.#event(slot);
     this.#order.remove(0);
-    this.#ids[slot] = undefined;
+    this.#kinds.data[slot] = HOLE;
     this.#objects[slot] = undefined;
-    this.#mutationIds[slot] = undefined;
     this.#holes += 1;
     this.#version += 1;
     if (this.#holes > 1024 && this.#holes > this.size) this.#compact();
@@ -387,10 +394,10 @@ export class EventLog {
 
   /** Stores an event in a new slot of every column (not yet in the order); returns the slot. */
   #append(event: Event): number {
-    const slot = this.#ids.length;
-    this.#ids.push(event.id);
+    const slot = this.#kinds.length;
+    this.#kinds.push(OBJECT);
     this.#objects.push(event);
-    this.#mutationIds.push(undefined);
+    for (let i = 0; i < WORDS; i++) this.#words.push(0);
     this.#accountCodes.push(this.#accounts.code(event.account_id));
     this.#time.push(Date.parse(event.event_timestamp));
     for (const field of FIELDS) {
@@ -429,7 +436,7 @@ export class EventLog {
       const slot = order[mid] as number;
       const t = times[slot] as number;
       // Ascending by time, then descending by id; without an id, the first event at `time`.
-      const before = t < time || (t === time && id !== undefined && (this.#ids[slot] as string) > id);
+      const before = t < time || (t === time && id !== undefined && this.#idOf(slot) > id);
       if (before) lo = mid + 1;
       else hi = mid;
     }
@@ -438,20 +445,27 @@ export class EventLog {
 
   #sortOrder(): void {
     const times = this.#time.data;
-    const ids = this.#ids;
+    const kinds = this.#kinds.data;
     const slots: number[] = [];
-    for (let slot = 0; slot < ids.length; slot++) if (ids[slot] !== undefined) slots.push(slot);
+    for (let slot = 0; slot < this.#kinds.length; slot++) if (kinds[slot] !== HOLE) slots.push(slot);
     slots.sort((a, b) => {
       const ta = times[a] as number;
       const tb = times[b] as number;
       if (ta !== tb) return ta - tb;
-      const ia = ids[a] as string;
-      const ib = ids[b] as string;
+      // Ties in time are rare: ids are made only for them.
+      const ia = this.#idOf(a);
+      const ib = this.#idOf(b);
       return ia > ib ? -1 : ia < ib ? 1 : 0;
     });
     const order = new IntColumn(slots.length);
     for (const slot of slots) order.push(slot);
     this.#order = order;
+  }
+
+  /** The id of the event in `slot`. */
+  #idOf(slot: number): string {
+    const object = this.#objects[slot];
+    return object ? object.id : IdFactory.uuidText(this.#words.data, slot * WORDS);
   }
 
   /** The event in `slot`: its object, or one made from the columns for a seeded event. */
@@ -463,7 +477,7 @@ export class EventLog {
       column.dictionary.values[column.codes.data[slot] as number] as string;
     // Members in the generator's order (`store/seed/events.ts`), so the JSON is the same.
     return {
-      id: this.#ids[slot] as string,
+      id: IdFactory.uuidText(this.#words.data, slot * WORDS),
       account_id: this.#accounts.values[this.#accountCodes.data[slot] as number] as string,
       integration_id: code(c.integrationId),
       event_timestamp: new Date(this.#time.data[slot] as number).toISOString(),
@@ -472,7 +486,7 @@ export class EventLog {
       asset_id: code(c.assetId),
       asset_type: code(c.assetType),
       event: {
-        mutation_id: this.#mutationIds[slot] as string,
+        mutation_id: IdFactory.mutationText(this.#words.data, slot * WORDS + 4),
         mutation_type: code(c.mutationType) as Event['event']['mutation_type'],
         attributes: this.#listObjects[this.#listCodes.data[slot] as number] as EventAttribute[],
       },
@@ -484,9 +498,12 @@ export class EventLog {
    * order's slots are renumbered (it holds no holes: removal takes events out of it).
    */
   #compact(): void {
-    const n = this.#ids.length;
+    const n = this.#kinds.length;
     const renumber = new Int32Array(n);
+    const kinds = this.#kinds.data;
+    const words = this.#words.data;
     const ints = [
+      kinds,
       this.#accountCodes.data,
       this.#listCodes.data,
       ...FIELDS.map((field) => this.#columns[field].codes.data),
@@ -494,18 +511,17 @@ export class EventLog {
     const times = this.#time.data;
     let to = 0;
     for (let from = 0; from < n; from++) {
-      if (this.#ids[from] === undefined) continue;
+      if (kinds[from] === HOLE) continue;
       renumber[from] = to;
-      this.#ids[to] = this.#ids[from];
       this.#objects[to] = this.#objects[from];
-      this.#mutationIds[to] = this.#mutationIds[from];
+      words.copyWithin(to * WORDS, from * WORDS, (from + 1) * WORDS);
       times[to] = times[from] as number;
       for (const column of ints) column[to] = column[from] as number;
       to++;
     }
-    this.#ids.length = to;
+    this.#kinds.truncate(to);
+    this.#words.truncate(to * WORDS);
     this.#objects.length = to;
-    this.#mutationIds.length = to;
     this.#time.truncate(to);
     this.#accountCodes.truncate(to);
     this.#listCodes.truncate(to);

@@ -73,10 +73,35 @@ export class IdFactory {
   }
 
   uuid(rng: Random): string {
-    const codes = this.#uuid;
     const a = word(rng);
     const b = word(rng);
     const c = word(rng);
+    return this.#uuidText(a, b, c, (this.#uuids++ ^ this.#mask) >>> 0);
+  }
+
+  /**
+   * Draws a UUID as {@link uuid} does, but writes its four words into `out` at `at` instead of its
+   * text ({@link IdFactory.uuidText} makes the same text from them): a columnar store keeps 16 bytes.
+   */
+  uuidWords(rng: Random, out: Uint32Array, at: number): void {
+    out[at] = word(rng);
+    out[at + 1] = word(rng);
+    out[at + 2] = word(rng);
+    out[at + 3] = (this.#uuids++ ^ this.#mask) >>> 0;
+  }
+
+  /** The text of the UUID whose words {@link uuidWords} wrote at `at` of `words`. */
+  static uuidText(words: ArrayLike<number>, at: number): string {
+    return TEXT.#uuidText(
+      (words[at] as number) >>> 0,
+      (words[at + 1] as number) >>> 0,
+      (words[at + 2] as number) >>> 0,
+      (words[at + 3] as number) >>> 0,
+    );
+  }
+
+  #uuidText(a: number, b: number, c: number, d: number): string {
+    const codes = this.#uuid;
     writeHex(codes, 0, a, 8);
     writeHex(codes, 9, b >>> 16, 4);
     codes[14] = 52; // version 4
@@ -84,15 +109,34 @@ export class IdFactory {
     codes[19] = HEX_CODES[8 | (c >>> 30)] as number; // variant 10xx
     writeHex(codes, 20, (c >>> 16) & 0xfff, 3);
     writeHex(codes, 24, c & 0xffff, 4);
-    writeHex(codes, 28, (this.#uuids++ ^ this.#mask) >>> 0, 8);
+    writeHex(codes, 28, d, 8);
     return String.fromCharCode.apply(null, codes);
   }
 
   /** An event's `mutation_id`: `mut-` and 12 random hex digits (not unique). */
   mutationId(rng: Random): string {
+    const a = word(rng);
+    return this.#mutationText(a, word(rng));
+  }
+
+  /** Draws a `mutation_id` as {@link mutationId} does, writing its two words into `out` at `at`. */
+  mutationWords(rng: Random, out: Uint32Array, at: number): void {
+    out[at] = word(rng);
+    out[at + 1] = word(rng);
+  }
+
+  /** The text of the `mutation_id` whose words {@link mutationWords} wrote at `at` of `words`. */
+  static mutationText(words: ArrayLike<number>, at: number): string {
+    return TEXT.#mutationText((words[at] as number) >>> 0, (words[at + 1] as number) >>> 0);
+  }
+
+  #mutationText(a: number, b: number): string {
     const codes = this.#mutation;
-    writeHex(codes, 4, word(rng), 8);
-    writeHex(codes, 12, word(rng), 4);
+    writeHex(codes, 4, a, 8);
+    writeHex(codes, 12, b, 4);
     return String.fromCharCode.apply(null, codes);
   }
 }
+
+/** A factory used only to write texts from words (its scratch buffers; it draws nothing). */
+const TEXT = new IdFactory({ next: () => 0 } as unknown as Random);

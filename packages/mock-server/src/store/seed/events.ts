@@ -3,6 +3,7 @@
  */
 import type { Event, EventAttribute, EventType, GuardrailRule, MutationType } from '@iacm/sdk/contract';
 import { STACK_STATUSES, severityName } from '@iacm/sdk/contract';
+import { IdFactory } from '../ids.js';
 import type { Random } from '../random.js';
 import { SEED_EPOCH } from '../state.js';
 import type { AccountContext, Integration, StackInfo, ViolatingRun } from './context.js';
@@ -29,10 +30,11 @@ import {
 
 /**
  * Receives the parts of each generated event, in place of the event object (a columnar store keeps
- * the parts; see `EventLog.addSeeded`). `time` is epoch milliseconds.
+ * the parts; see `EventLog.addSeeded`). `time` is epoch milliseconds; `words` holds the id's four
+ * words (`IdFactory.uuidText`) then the `mutation_id`'s two (`IdFactory.mutationText`).
  */
 export type EventSink = (
-  id: string,
+  words: Uint32Array,
   accountId: string,
   integrationId: string,
   time: number,
@@ -40,7 +42,6 @@ export type EventSink = (
   provider: string,
   assetId: string,
   assetType: string,
-  mutationId: string,
   mutationType: MutationType,
   attributes: EventAttribute[],
 ) => void;
@@ -102,6 +103,7 @@ export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
     }
   }
   const events: Event[] = sink ? [] : new Array(count);
+  const idWords = new Uint32Array(6);
   const progress = g.shared.progress;
   for (let i = 0; i < count; i++) {
     progress?.add();
@@ -191,11 +193,11 @@ export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
         }
       }
     }
-    const id = ids.uuid(rng);
-    const mutationId = ids.mutationId(rng);
+    ids.uuidWords(rng, idWords, 0);
+    ids.mutationWords(rng, idWords, 4);
     if (sink) {
       sink(
-        id,
+        idWords,
         g.accountId,
         integration.id,
         time,
@@ -203,14 +205,13 @@ export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
         integration.type,
         asset.id,
         asset.type,
-        mutationId,
         mutationType,
         attributes,
       );
       continue;
     }
     events[i] = {
-      id,
+      id: IdFactory.uuidText(idWords, 0),
       account_id: g.accountId,
       integration_id: integration.id,
       event_timestamp: iso(time),
@@ -218,7 +219,7 @@ export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
       provider_type: integration.type,
       asset_id: asset.id,
       asset_type: asset.type,
-      event: { mutation_id: mutationId, mutation_type: mutationType, attributes },
+      event: { mutation_id: IdFactory.mutationText(idWords, 4), mutation_type: mutationType, attributes },
     };
   }
   return events;
