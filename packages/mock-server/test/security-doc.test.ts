@@ -17,6 +17,8 @@ import {
   DEFAULT_JOURNAL_MAX_BYTES,
 } from '../src/pipeline/journal.js';
 import { DEFAULT_MAX_RATE_LIMIT_CLIENTS } from '../src/pipeline/rate-limit.js';
+import { EventLog } from '../src/store/event-log.js';
+import { RUN_CACHE_WORKSPACES } from '../src/store/runs.js';
 import { SIZE_MAXIMA } from '../src/store/seed/limits.js';
 
 const doc = readFileSync(new URL('../../../docs/security.md', import.meta.url), 'utf8');
@@ -55,6 +57,8 @@ describe('docs/security.md matches the code', () => {
     ['seed events', `${n(SIZE_MAXIMA.events)} events`],
     ['seed runs', `${n(SIZE_MAXIMA.runsPerWorkspace)} runs per workspace`],
     ['seed accounts', `${n(SIZE_MAXIMA.accounts)} accounts`],
+    ['seeded runs cached', `kept for the last ${n(RUN_CACHE_WORKSPACES)} workspaces read`],
+    ['event walk chunk', `between chunks of ${n(EventLog.defaultChunk)} events`],
     ['events retained', `${n(DEFAULT_RETENTION.eventsPerAccount)} (the largest seed`],
     ['outbox retained', `${n(DEFAULT_RETENTION.outboxPerAccount)} notifications`],
     [

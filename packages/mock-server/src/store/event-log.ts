@@ -24,6 +24,21 @@ import { EVENT_TEXT_FIELDS, isInternalId } from '../query/text.js';
 import { Dictionary, FloatColumn, IntColumn } from './dictionary.js';
 import { IdFactory } from './ids.js';
 
+/**
+ * Receives each generated event as codes, in place of the event object: a columnar store
+ * ({@link EventLog.seeder}). The generator asks for each distinct value's code once.
+ */
+export interface EventSink {
+  /** The code of `value` in `field`'s dictionary (`account` for `account_id`). */
+  code(field: EventField | 'account', value: string): number;
+  /**
+   * Adds an event: `words` holds the id's four words (`IdFactory.uuidText`) then the
+   * `mutation_id`'s two (`IdFactory.mutationText`); `codes` the codes of the account, integration,
+   * event type, provider, asset id, asset type and mutation type, in that order; `time` is epoch ms.
+   */
+  add(words: Uint32Array, codes: Int32Array, time: number, attributes: EventAttribute[]): void;
+}
+
 /** Which events a search selects. */
 export interface EventSelection {
   /** Earliest time, epoch milliseconds, inclusive. */
@@ -79,6 +94,16 @@ const OBJECT = 1;
 const SEEDED = 2;
 /** Words per slot in `EventLog.#words`. */
 const WORDS = 6;
+
+/** The fields of a seeded event's codes after the account, in `EventSink.add`'s order. */
+const SEEDED_FIELDS: readonly EventField[] = [
+  'integrationId',
+  'eventType',
+  'providerType',
+  'assetId',
+  'assetType',
+  'mutationType',
+];
 
 const FIELDS: readonly EventField[] = [
   'integrationId',
@@ -175,37 +200,27 @@ export class EventLog {
   }
 
   /**
-   * Adds a seeded event from its parts, kept as columns only (its object is made when read, equal to
-   * the one the generator would make). For the seed generator: call {@link seal} once all are added.
+   * A sink for the seed generator (`store/seed/events.ts`): it adds seeded events as columns only
+   * (their objects are made when read, equal to the ones the generator would make). Call
+   * {@link seal} once all are added.
    */
-  addSeeded(
-    words: Uint32Array,
-    accountId: string,
-    integrationId: string,
-    time: number,
-    type: string,
-    provider: string,
-    assetId: string,
-    assetType: string,
-    mutationType: string,
-    attributes: readonly EventAttribute[],
-  ): void {
-    this.#kinds.push(SEEDED);
-    this.#objects.push(undefined);
-    for (let i = 0; i < WORDS; i++) this.#words.push((words[i] as number) | 0);
-    this.#accountCodes.push(this.#accounts.code(accountId));
-    this.#time.push(time);
-    const c = this.#columns;
-    c.integrationId.codes.push(c.integrationId.dictionary.code(integrationId));
-    c.eventType.codes.push(c.eventType.dictionary.code(type));
-    c.providerType.codes.push(c.providerType.dictionary.code(provider));
-    c.assetType.codes.push(c.assetType.dictionary.code(assetType));
-    c.assetId.codes.push(c.assetId.dictionary.code(assetId));
-    c.mutationType.codes.push(c.mutationType.dictionary.code(mutationType));
-    this.#listCodes.push(this.#listCode(attributes));
+  seeder(): EventSink {
+    const columns = [this.#accountCodes, ...SEEDED_FIELDS.map((field) => this.#columns[field].codes)];
+    return {
+      code: (field, value) =>
+        field === 'account' ? this.#accounts.code(value) : this.#columns[field].dictionary.code(value),
+      add: (words, codes, time, attributes) => {
+        this.#kinds.push(SEEDED);
+        this.#objects.push(undefined);
+        for (let i = 0; i < WORDS; i++) this.#words.push((words[i] as number) | 0);
+        this.#time.push(time);
+        for (let i = 0; i < columns.length; i++) (columns[i] as IntColumn).push(codes[i] as number);
+        this.#listCodes.push(this.#listCode(attributes));
+      },
+    };
   }
 
-  /** Orders the events added with {@link addSeeded}. */
+  /** Orders the events added through {@link seeder}. */
   seal(): void {
     this.#sortOrder();
     this.#version += 1;

@@ -72,6 +72,12 @@ export class IdFactory {
     return String.fromCharCode.apply(null, codes);
   }
 
+  /** Draws an object id as {@link objectId} does (the same random number and counter), making no text. */
+  skipObjectId(rng: Random): void {
+    word(rng);
+    this.#objects++;
+  }
+
   uuid(rng: Random): string {
     const a = word(rng);
     const b = word(rng);

@@ -1,8 +1,16 @@
 /**
  * Event center events: drift, ClickOps, guardrail violations and governance findings.
  */
-import type { Event, EventAttribute, EventType, GuardrailRule, MutationType } from '@iacm/sdk/contract';
+import type {
+  Event,
+  EventAttribute,
+  EventField,
+  EventType,
+  GuardrailRule,
+  MutationType,
+} from '@iacm/sdk/contract';
 import { STACK_STATUSES, severityName } from '@iacm/sdk/contract';
+import type { EventSink } from '../event-log.js';
 import { IdFactory } from '../ids.js';
 import type { Random } from '../random.js';
 import { SEED_EPOCH } from '../state.js';
@@ -29,24 +37,6 @@ import {
 // --- events -------------------------------------------------------------------------------------------
 
 /**
- * Receives the parts of each generated event, in place of the event object (a columnar store keeps
- * the parts; see `EventLog.addSeeded`). `time` is epoch milliseconds; `words` holds the id's four
- * words (`IdFactory.uuidText`) then the `mutation_id`'s two (`IdFactory.mutationText`).
- */
-export type EventSink = (
-  words: Uint32Array,
-  accountId: string,
-  integrationId: string,
-  time: number,
-  type: EventType,
-  provider: string,
-  assetId: string,
-  assetType: string,
-  mutationType: MutationType,
-  attributes: EventAttribute[],
-) => void;
-
-/**
  * The account's event center events. With `sink`, each event's parts go there instead and the list
  * is empty; the random draws are the same either way.
  */
@@ -62,6 +52,20 @@ export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
   // Each integration has a pool of assets that events happen to (some much more often than others).
   const poolSize = Math.min(4000, Math.max(12, Math.ceil(count / integrations.length / 15)));
   const pools = new Map<string, Asset[]>();
+  // With a sink, each distinct value's code is asked for once, here or on first use.
+  const integrationCodes = new Map<string, [number, number]>();
+  const codes = new Int32Array(7);
+  codes[0] = sink?.code('account', g.accountId) ?? 0;
+  const typeCodes = new Map<string, number>();
+  const mutationCodes = new Map<string, number>();
+  const codeOf = (cache: Map<string, number>, field: EventField, value: string) => {
+    let code = cache.get(value);
+    if (code === undefined) {
+      code = sink?.code(field, value) ?? 0;
+      cache.set(value, code);
+    }
+    return code;
+  };
   const words = [...new Set(g.workspaces.map((ws) => ws.area))];
   if (words.length === 0) words.push('shared');
   for (const integration of integrations) {
@@ -77,9 +81,20 @@ export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
         word: `${rng.pick(words)}-${integration.env}`,
         hex: rng.hex(20),
       };
-      pool.push({ id: makeId(context), type, typeIndex: ASSET_TYPE_INDEX.get(type) as number });
+      const id = makeId(context);
+      pool.push({
+        id,
+        type,
+        typeIndex: ASSET_TYPE_INDEX.get(type) as number,
+        code: sink?.code('assetId', id) ?? 0,
+        typeCode: sink?.code('assetType', type) ?? 0,
+      });
     }
     pools.set(integration.id, pool);
+    integrationCodes.set(integration.id, [
+      sink?.code('integrationId', integration.id) ?? 0,
+      sink?.code('providerType', integration.type) ?? 0,
+    ]);
   }
   // Timestamps first, sorted, so events come out newest first.
   const times = new Float64Array(count);
@@ -196,18 +211,14 @@ export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
     ids.uuidWords(rng, idWords, 0);
     ids.mutationWords(rng, idWords, 4);
     if (sink) {
-      sink(
-        idWords,
-        g.accountId,
-        integration.id,
-        time,
-        type,
-        integration.type,
-        asset.id,
-        asset.type,
-        mutationType,
-        attributes,
-      );
+      const [integrationCode, providerCode] = integrationCodes.get(integration.id) as [number, number];
+      codes[1] = integrationCode;
+      codes[2] = codeOf(typeCodes, 'eventType', type);
+      codes[3] = providerCode;
+      codes[4] = asset.code;
+      codes[5] = asset.typeCode;
+      codes[6] = codeOf(mutationCodes, 'mutationType', mutationType);
+      sink.add(idWords, codes, time, attributes);
       continue;
     }
     events[i] = {
@@ -270,6 +281,9 @@ interface Asset {
   type: string;
   /** The asset type's index in {@link ASSET_TYPE_INDEX}. */
   typeIndex: number;
+  /** With a sink: the codes of the id and the type. */
+  code: number;
+  typeCode: number;
 }
 
 /** How many kinds of attribute list share the list cache (the key's remainder tells them apart). */

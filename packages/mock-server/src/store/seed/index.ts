@@ -120,7 +120,7 @@ function generateAccount(
   const backends = generateBackends(g);
   const { modules, repositories } = generateModules(g);
   const log = lazy ? new EventLog() : undefined;
-  const events = generateEvents(g, log ? log.addSeeded.bind(log) : undefined);
+  const events = generateEvents(g, log?.seeder());
   log?.seal();
   const state = {
     account,

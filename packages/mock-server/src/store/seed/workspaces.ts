@@ -226,11 +226,14 @@ export interface RunReplay {
 
 /** What one workspace's runs came to. */
 interface WorkspaceRuns {
+  /** The runs, when they were built. */
   runs: WorkspaceRun[];
   count: number;
   backends: BackendSummaries;
-  newest: WorkspaceRun | undefined;
-  lastApply: string | undefined;
+  /** The newest run's draws. */
+  newest: RunDraws | undefined;
+  /** When the newest run that applied finished applying. */
+  lastApply: number | undefined;
 }
 
 /** The rules a workspace without strict rules of its own is blocked by. */
@@ -249,6 +252,7 @@ function workspaceRuns(
   ws: WsInfo,
   strictRules: string[],
   violating: ViolatingRun[] | undefined,
+  build: boolean,
 ): WorkspaceRuns {
   const max = g.plan.runsPerWorkspace;
   const count = max > 0 && rng.chance(0.86) ? rng.int(1, max) : 0;
@@ -276,16 +280,15 @@ function workspaceRuns(
   const end = SEED_EPOCH - 15 * MINUTE;
   const slot = (end - start) / Math.max(count, 1);
   const runs: WorkspaceRun[] = [];
-  let newest: WorkspaceRun | undefined;
-  let lastApply: string | undefined;
+  let newest: RunDraws | undefined;
+  let lastApply: number | undefined;
   for (let k = 0; k < count; k++) {
     const runStart = Math.floor(start + k * slot + rng.next() * slot * 0.55);
     const budget = Math.max(3, Math.floor(slot * 0.4));
-    const run = runRecord(g, rng, ids, context, k, k === count - 1, runStart, budget, violating);
-    runs.push(run);
-    newest = run;
-    const apply = run.apply[0];
-    if (apply) lastApply = apply.updatedAt;
+    const draws = drawRun(g, rng, ids, context, k, k === count - 1, runStart, budget, violating, build);
+    if (build) runs.push(runRecord(g, context, draws));
+    newest = draws;
+    if (draws.applied) lastApply = draws.applyEnd;
   }
   return { runs, count, backends, newest, lastApply };
 }
@@ -298,7 +301,7 @@ export function replayRuns(g: AccountContext, replay: RunReplay): WorkspaceRun[]
   const ws = g.workspaces[replay.workspace] as WsInfo;
   const rng = Random.fromState(replay.rng);
   const ids = IdFactory.fromState(replay.ids);
-  return workspaceRuns(g, rng, ids, ws, strictRulesOf(g), undefined).runs;
+  return workspaceRuns(g, rng, ids, ws, strictRulesOf(g), undefined, true).runs;
 }
 
 /**
@@ -315,19 +318,19 @@ export function generateRuns(
   const strictRules = strictRulesOf(g);
   g.workspaces.forEach((ws, index) => {
     const before = replays ? { rng: rng.state(), ids: g.shared.ids.state() } : undefined;
-    const made = workspaceRuns(g, rng, g.shared.ids, ws, strictRules, g.violatingRuns);
+    // Stored lazily, the runs are only drawn (for the summary and the streams); `replayRuns` builds them.
+    const made = workspaceRuns(g, rng, g.shared.ids, ws, strictRules, g.violatingRuns, !replays);
     g.shared.progress?.add();
     const { count, backends, newest, lastApply } = made;
     if (replays && before) {
       if (count > 0) replays.push({ workspace: index, ...before });
     } else for (const run of made.runs) runs.push(run);
     const updatedAt = newest
-      ? Date.parse(newest.updatedAt) + rng.int(SECOND, 5 * SECOND)
+      ? newest.updatedAt + rng.int(SECOND, 5 * SECOND)
       : ws.createdAt + rng.int(MINUTE, DAY);
     ws.repo.maxUpdated = Math.max(ws.repo.maxUpdated, updatedAt);
     if (lastApply !== undefined && ws.stack) {
-      const applied = Date.parse(lastApply);
-      ws.stack.lastApplied = Math.max(ws.stack.lastApplied ?? 0, applied);
+      ws.stack.lastApplied = Math.max(ws.stack.lastApplied ?? 0, lastApply);
     }
     const summary = {
       id: ws.id,
@@ -344,9 +347,9 @@ export function generateRuns(
     // Members that exist only once something has happened are left out, not set to undefined.
     if (newest) {
       summary.lastRunStatus = { description: newest.status };
-      if (lastApply !== undefined) summary.lastApplyTime = lastApply;
-      summary.lastPlanTime = (newest.plan[0] as RunTask).createdAt;
-      summary.lastRunTime = newest.updatedAt;
+      if (lastApply !== undefined) summary.lastApplyTime = iso(lastApply);
+      summary.lastPlanTime = iso(newest.start);
+      summary.lastRunTime = iso(newest.updatedAt);
     }
     summary.iacType = ws.iacType;
     summary.iacTypeVersion = ws.iacVersion;
@@ -360,8 +363,36 @@ export function generateRuns(
   return { workspaces, runs };
 }
 
-/** One run of a workspace. */
-function runRecord(
+/** A run's random draws (in the order they are drawn) and the times they fix: what a run is made of. */
+interface RunDraws {
+  k: number;
+  status: RunStatus;
+  applied: boolean;
+  branch: string;
+  title: string;
+  owner: { summary: WorkspaceRun['ownerSummary'] };
+  commitId: string;
+  buildId: string;
+  /** Plan start, plan end, apply start, apply end and last update (epoch ms). */
+  start: number;
+  planEnd: number;
+  applyStart: number;
+  applyEnd: number;
+  updatedAt: number;
+  guardrailsSummary: GuardrailsSummary;
+  changed: ChangedFilesCodeSummary;
+  planId: string;
+  applyId: string | undefined;
+  runRecordId: string;
+  pr: string | undefined;
+}
+
+/**
+ * Draws one run of a workspace: every random number and id the run takes, in a fixed order. A run
+ * that failed guardrails is added to `violating` (when given). Without `build`, the draws are the
+ * same but the texts and objects only a run record needs (ids, commit, changed files) are not made.
+ */
+function drawRun(
   g: AccountContext,
   rng: Random,
   ids: IdFactory,
@@ -371,7 +402,8 @@ function runRecord(
   start: number,
   budget: number,
   violating: ViolatingRun[] | undefined,
-): WorkspaceRun {
+  build: boolean,
+): RunDraws {
   const { ws } = c;
   let status: RunStatus =
     newest && rng.chance(0.05) ? (rng.chance(0.6) ? 'planning' : 'applying') : RUN_STATUS_TABLE.pick(rng);
@@ -388,7 +420,8 @@ function runRecord(
     ? `Update Terraform ${rng.pick(RENOVATE_PROVIDERS)} to v${semver(rng, 6)}`
     : rng.pick(TITLES);
   const owner = rng.pick(g.people);
-  const commitId = rng.hex(7);
+  // rng.hex(7) draws one number.
+  const commitId = build ? rng.hex(7) : (rng.next(), '');
   const buildId = String(
     LARGE_BUILD_IDS.has(ws.runner)
       ? c.buildBase + k * rng.int(50_000, 4_000_000)
@@ -404,13 +437,57 @@ function runRecord(
   const planEnd = start + Math.max(1, Math.floor(planDuration * scale));
   const applyStart = planEnd + Math.floor(wait * scale);
   const applyEnd = applyStart + Math.max(1, Math.floor(applyDuration * scale));
-  const startedAt = iso(start);
-  const plannedAt = iso(planEnd);
 
   const guardrailsSummary = runGuardrailsSummary(g, rng, c, status);
-  const changed = changedFiles(rng, ws);
-  const [planStatus, planResult] = planOutcome(status);
-  const planId = ids.objectId(rng, start);
+  const changed = changedFiles(rng, ws, build);
+  const objectId = (ms: number) => {
+    if (build) return ids.objectId(rng, ms);
+    ids.skipObjectId(rng);
+    return '';
+  };
+  const planId = objectId(start);
+  // The apply task exists only for runs that applied.
+  const applyId = applied ? objectId(applyStart) : undefined;
+  const runRecordId = objectId(start);
+  const pr = branch !== 'main' && rng.chance(0.85) ? String(c.prBase + k * rng.int(1, 9)) : undefined;
+  if (guardrailsSummary.failed > 0) {
+    violating?.push({
+      time: planEnd,
+      run: { workspaceId: ws.id, runId: buildId },
+      ruleIds: guardrailsSummary.violations.map((violation) => violation.id),
+      lists: undefined,
+    });
+  }
+  return {
+    k,
+    status,
+    applied,
+    branch,
+    title,
+    owner,
+    commitId,
+    buildId,
+    start,
+    planEnd,
+    applyStart,
+    applyEnd,
+    updatedAt: applied ? applyEnd : planEnd,
+    guardrailsSummary,
+    changed,
+    planId,
+    applyId,
+    runRecordId,
+    pr,
+  };
+}
+
+/** One run of a workspace, made from its draws (draws nothing). */
+function runRecord(g: AccountContext, c: RunContext, d: RunDraws): WorkspaceRun {
+  const { ws } = c;
+  const startedAt = iso(d.start);
+  const plannedAt = iso(d.planEnd);
+  const { guardrailsSummary, changed, planId, applyId, buildId, commitId, title, pr } = d;
+  const [planStatus, planResult] = planOutcome(d.status);
   const plan: RunTask = {
     id: planId,
     accountId: g.accountId,
@@ -427,18 +504,15 @@ function runRecord(
     runnerType: c.runnerType,
   };
   let apply: RunTask[] = NO_TASKS;
-  let applyId: string | undefined;
   let updatedAt = plannedAt;
-  if (applied) {
-    // The apply task exists only for runs that applied.
-    applyId = ids.objectId(rng, applyStart);
-    const [applyStatus, applyResult] = applyOutcome(status);
-    updatedAt = iso(applyEnd);
+  if (applyId !== undefined) {
+    const [applyStatus, applyResult] = applyOutcome(d.status);
+    updatedAt = iso(d.applyEnd);
     apply = [
       {
         id: applyId,
         accountId: g.accountId,
-        createdAt: iso(applyStart),
+        createdAt: iso(d.applyStart),
         updatedAt,
         contentKeys: { apply: `applies/${applyId}.json` },
         status: applyStatus,
@@ -452,13 +526,11 @@ function runRecord(
       },
     ];
   }
-  const runRecordId = ids.objectId(rng, start);
-  const pr = branch !== 'main' && rng.chance(0.85) ? String(c.prBase + k * rng.int(1, 9)) : undefined;
   // Members in the contract's order (a snapshot read back through the schemas is then identical);
   // optional members are present only when they apply, never set to undefined: pull-request members
   // on runs a pull request started, `applyTaskId` on runs that applied.
   const run = {
-    id: runRecordId,
+    id: d.runRecordId,
     accountId: g.accountId,
     createdAt: startedAt,
     updatedAt,
@@ -466,13 +538,13 @@ function runRecord(
     workspaceName: ws.name,
     runId: buildId,
     runName: title,
-    status,
+    status: d.status,
   } as WorkspaceRun;
   if (pr !== undefined) {
     run.pullRequestId = pr;
     run.pullRequestUrl = pullRequestUrl(ws.repo, pr);
   }
-  run.branch = branch;
+  run.branch = d.branch;
   run.commitId = commitId;
   run.commitUrl = commitUrl(ws.repo, commitId);
   run.runnerType = ws.runner;
@@ -482,7 +554,7 @@ function runRecord(
   run.vcsType = ws.repo.vcs;
   run.repo = ws.repo.fullName;
   run.repoUrl = ws.repo.url;
-  run.ownerSummary = owner.summary;
+  run.ownerSummary = d.owner.summary;
   run.title = title;
   run.terraformVersion = ws.iacVersion;
   run.iacType = ws.iacType;
@@ -491,14 +563,6 @@ function runRecord(
   if (applyId !== undefined) run.applyTaskId = applyId;
   run.plan = [plan];
   run.apply = apply;
-  if (guardrailsSummary.failed > 0) {
-    violating?.push({
-      time: planEnd,
-      run: { workspaceId: run.workspaceId, runId: run.runId },
-      ruleIds: guardrailsSummary.violations.map((violation) => violation.id),
-      lists: undefined,
-    });
-  }
   return run;
 }
 
@@ -566,6 +630,15 @@ const POST_APPLY: Described<'post-apply'> = Object.freeze({ description: 'post-a
 const NO_VIOLATIONS = Object.freeze([]) as unknown as GuardrailViolation[];
 /** The `apply` list of a run that did not apply (frozen, shared). */
 const NO_TASKS = Object.freeze([]) as unknown as RunTask[];
+/** What a run drawn without being built has for changed files (never part of a record). */
+const NO_FILES: ChangedFilesCodeSummary = Object.freeze({
+  total: 0,
+  added: 0,
+  modified: 0,
+  deleted: 0,
+  files: Object.freeze([]) as unknown as ChangedFile[],
+  description: '',
+});
 const NOT_EVALUATED: GuardrailsSummary = Object.freeze({
   total: 0,
   passed: 0,
@@ -700,7 +773,8 @@ function failedDescription(failed: number, total: number): string {
   return description;
 }
 
-function changedFiles(rng: Random, ws: WsInfo): ChangedFilesCodeSummary {
+/** The files a run changed; without `build`, only the draws (the answer is then a placeholder). */
+function changedFiles(rng: Random, ws: WsInfo, build: boolean): ChangedFilesCodeSummary {
   const pool = ws.iacType === 'cloudformation' ? CFN_FILES : TF_FILES;
   // 1 to 5 distinct files of the pool (fewer than 32), in pool order.
   const count = Math.min(rng.int(1, 5), pool.length);
@@ -711,6 +785,10 @@ function changedFiles(rng: Random, ws: WsInfo): ChangedFilesCodeSummary {
       chosen |= bit;
       n++;
     }
+  }
+  if (!build) {
+    for (let index = 0; index < pool.length; index++) if ((chosen & (1 << index)) !== 0) FILE_TYPES.pick(rng);
+    return NO_FILES;
   }
   let added = 0;
   let modified = 0;
