@@ -52,14 +52,18 @@ export class Dictionary {
   }
 }
 
-/** A growable column of 32-bit integers (codes or positions). */
-export class IntColumn {
-  #data: Int32Array;
-  #length = 0;
+/** A typed array a column can be kept in. */
+type ColumnArray = Int32Array | Float64Array;
 
-  /** An empty column with room for `capacity` values. */
-  constructor(capacity = 16) {
-    this.#data = new Int32Array(Math.max(16, capacity));
+/** A growable column of numbers in a typed array. */
+class Column<A extends ColumnArray> {
+  #data: A;
+  #length = 0;
+  readonly #make: (length: number) => A;
+
+  constructor(make: (length: number) => A, capacity: number) {
+    this.#make = make;
+    this.#data = make(Math.max(16, capacity));
   }
 
   /** The number of values. */
@@ -68,7 +72,7 @@ export class IntColumn {
   }
 
   /** The backing array (valid up to {@link length}; replaced when the column grows). */
-  get data(): Int32Array {
+  get data(): A {
     return this.#data;
   }
 
@@ -98,44 +102,24 @@ export class IntColumn {
   }
 
   #grow(): void {
-    const next = new Int32Array(this.#data.length * 2);
+    const next = this.#make(this.#data.length * 2);
     next.set(this.#data);
     this.#data = next;
   }
 }
 
-/** A growable column of 64-bit floats (epoch milliseconds). */
-export class FloatColumn {
-  #data: Float64Array;
-  #length = 0;
-
+/** A growable column of 32-bit integers (codes, positions or words). */
+export class IntColumn extends Column<Int32Array> {
   /** An empty column with room for `capacity` values. */
   constructor(capacity = 16) {
-    this.#data = new Float64Array(Math.max(16, capacity));
+    super((length) => new Int32Array(length), capacity);
   }
+}
 
-  /** The number of values. */
-  get length(): number {
-    return this.#length;
-  }
-
-  /** The backing array (valid up to {@link length}; replaced when the column grows). */
-  get data(): Float64Array {
-    return this.#data;
-  }
-
-  /** Appends a value. */
-  push(value: number): void {
-    if (this.#length === this.#data.length) {
-      const next = new Float64Array(this.#data.length * 2);
-      next.set(this.#data);
-      this.#data = next;
-    }
-    this.#data[this.#length++] = value;
-  }
-
-  /** Keeps only the first `length` values. */
-  truncate(length: number): void {
-    this.#length = Math.min(length, this.#length);
+/** A growable column of 64-bit floats (epoch milliseconds). */
+export class FloatColumn extends Column<Float64Array> {
+  /** An empty column with room for `capacity` values. */
+  constructor(capacity = 16) {
+    super((length) => new Float64Array(length), capacity);
   }
 }
