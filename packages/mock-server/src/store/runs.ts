@@ -39,7 +39,9 @@ export class RunStore {
   constructor(runs: Iterable<WorkspaceRun>, source?: RunSource, cacheSize = RUN_CACHE_WORKSPACES) {
     this.#source = source;
     this.#cacheSize = Math.max(0, cacheSize);
-    source?.workspaceIds.forEach((id, index) => this.#entries.set(id, index));
+    source?.workspaceIds.forEach((id, index) => {
+      this.#entries.set(id, index);
+    });
     for (const run of runs) {
       const list = this.#entries.get(run.workspaceId);
       if (Array.isArray(list)) list.push(run);

@@ -1,4 +1,4 @@
-import type { GuardrailRule, WorkspaceRun, WorkspaceSummary } from '@iacm/sdk/contract';
+import type { GuardrailRule, WorkspaceSummary } from '@iacm/sdk/contract';
 import { notFound } from '../errors.js';
 import { Collection } from '../query/collection.js';
 import { versionSortKey } from '../query/versions.js';

@@ -420,8 +420,10 @@ function drawRun(
     ? `Update Terraform ${rng.pick(RENOVATE_PROVIDERS)} to v${semver(rng, 6)}`
     : rng.pick(TITLES);
   const owner = rng.pick(g.people);
-  // rng.hex(7) draws one number.
-  const commitId = build ? rng.hex(7) : (rng.next(), '');
+  // rng.hex(7) draws one number; without building, draw it all the same.
+  let commitId = '';
+  if (build) commitId = rng.hex(7);
+  else rng.next();
   const buildId = String(
     LARGE_BUILD_IDS.has(ws.runner)
       ? c.buildBase + k * rng.int(50_000, 4_000_000)
