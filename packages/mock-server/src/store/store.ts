@@ -33,13 +33,23 @@ export class AccountStore {
   readonly account: MockAccount;
   /** Workspaces, with sorted indexes on every sortable field. */
   readonly workspaces: Collection<WorkspaceSummary>;
-  /** Runs by workspace id (a workspace has few runs; they are sorted per request). */
+  /**
+   * Runs by workspace id (a workspace has few runs; they are sorted per request).
+   *
+   * @internal The run store's shape follows the engine and may change in any release; read runs
+   *   through the API or `snapshot()`.
+   */
   readonly runs: RunStore;
   /** Guardrail rules by id. */
   readonly rules = new Map<string, GuardrailRule>();
   /** Notification configurations by id. */
   readonly notifications = new Map<string, NotificationConfig>();
-  /** Events, time-ordered and columnar (`event-log.ts`). */
+  /**
+   * Events, time-ordered and columnar (`event-log.ts`).
+   *
+   * @internal The log's shape follows the engine and may change in any release; read events
+   *   through the API or `snapshot()`.
+   */
   readonly events: EventLog;
   /** Notifications waiting for delivery (not part of snapshots). */
   readonly outbox: OutboxEntry[] = [];
@@ -51,6 +61,7 @@ export class AccountStore {
    *
    * @param seeded a lazily stored seed's runs (made again on demand: `runs.ts`) and events (a
    *   columnar log: `event-log.ts`), kept apart from `state`.
+   * @internal Stores are made by the mock from its state; the parameters follow the engine.
    */
   constructor(state: AccountState, seeded: SeededParts = {}) {
     this.account = state.account;
@@ -97,6 +108,7 @@ export class Store {
    *
    * @param seeded per account (by position), the parts of a lazily stored seed kept apart from
    *   `state` (see {@link AccountStore}).
+   * @internal Stores are made by the mock from its state; the parameters follow the engine.
    */
   constructor(state: MockState, seeded: ReadonlyArray<SeededParts> = []) {
     this.origin = { seed: state.seed, sizes: state.sizes };

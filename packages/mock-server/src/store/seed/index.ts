@@ -187,7 +187,7 @@ function runSource(g: AccountContext, replays: readonly RunReplay[]): RunSource 
  *   run's `ownerSummary`, the tasks' `{ description }` wrappers, backend, guardrail and changed-file
  *   summaries (and the empty `apply` list), and event `attributes`. Replace such a member rather
  *   than mutating it. (100,000 workspaces and 1,000,000 events take about 8 s and about 1 GB of
- *   heap as objects; the mock itself stores a seed lazily: {@link generateLazyState}.)
+ *   heap as objects; the mock itself stores a seed lazily: `generateLazyState` in `store/seed`.)
  *
  * - **Progress**: `onProgress` is told how many workspaces and events are done, every
  *   `progressEvery` (5,000) of them; it changes nothing in the state.
