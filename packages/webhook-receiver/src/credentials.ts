@@ -1,10 +1,12 @@
 /**
  * Credentials of a webhook integration (spec §5, "Outbound webhook authentication"): how the service
  * encodes them into the `Authorization` header, and how the receiver checks that header in constant
- * time. Web-standard APIs only (`crypto.subtle`, `TextEncoder`, `btoa`/`atob`).
+ * time. Web-standard APIs only (`TextEncoder`, `btoa`/`atob`) and a plain-JavaScript SHA-256 (`sha256.ts`).
  *
  * @module
  */
+
+import { sha256 } from './sha256.js';
 
 /** HTTP Basic credentials: the service sends `Authorization: Basic base64(username:password)` (UTF-8). */
 export interface BasicCredentials {
@@ -98,10 +100,6 @@ interface Digests {
   readonly header: readonly Uint8Array[];
 }
 
-async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-}
-
 /** 1 when two SHA-256 digests are equal, 0 otherwise; looks at every byte (no early exit). */
 function sameDigest(a: Uint8Array, b: Uint8Array): number {
   let diff = 0;
@@ -162,15 +160,15 @@ export function normalizeCredentials(
 }
 
 /** Hashes the configured credentials once; the receiver keeps only the digests. */
-export async function digestCredentials(list: readonly WebhookCredentials[] | 'none'): Promise<Digests> {
+export function digestCredentials(list: readonly WebhookCredentials[] | 'none'): Digests {
   if (list === 'none') return { none: true, basic: [], header: [] };
   const basic: Uint8Array[] = [];
   const header: Uint8Array[] = [];
   for (const credential of list) {
     if (credential.type === 'basic') {
-      basic.push(await sha256(encoder.encode(`${credential.username}:${credential.password}`)));
+      basic.push(sha256(encoder.encode(`${credential.username}:${credential.password}`)));
     } else {
-      header.push(await sha256(encoder.encode(credential.value)));
+      header.push(sha256(encoder.encode(credential.value)));
     }
   }
   return { none: false, basic, header };
@@ -184,10 +182,10 @@ export type CredentialDigests = Digests;
  * are hashed with SHA-256 and the digests compared byte by byte, for every credential, without
  * stopping at the first match. Neither which part was wrong nor the length leaks.
  */
-export async function checkAuthorization(
+export function checkAuthorization(
   header: string | undefined,
   digests: CredentialDigests,
-): Promise<AuthorizationCheck> {
+): AuthorizationCheck {
   if (digests.none) return 'ok';
   const received = header?.trim() ?? '';
   if (received === '') return 'missing';
@@ -203,13 +201,13 @@ export async function checkAuthorization(
 
   let matched = 0;
   if (digests.header.length > 0) {
-    const receivedDigest = await sha256(encoder.encode(received));
+    const receivedDigest = sha256(encoder.encode(received));
     for (const digest of digests.header) matched |= sameDigest(receivedDigest, digest);
   }
   if (digests.basic.length > 0) {
     // Without a decodable Basic header, hash the empty string: no configured user-pass (which always
     // holds a colon) has that digest, and the comparisons still run.
-    const receivedDigest = await sha256(basicBytes ?? new Uint8Array(0));
+    const receivedDigest = sha256(basicBytes ?? new Uint8Array(0));
     for (const digest of digests.basic) matched |= sameDigest(receivedDigest, digest);
   }
   if (matched === 1) return 'ok';

@@ -32,7 +32,7 @@ export const WEBHOOK_ERROR_STATUS = {
   body_already_parsed: 500,
   /** A handler registered with `on` or `onAny` threw. */
   handler_failed: 500,
-  /** The receiver itself failed (a bug, or a runtime without `crypto.subtle`). */
+  /** The receiver itself failed (a bug). */
   internal_error: 500,
 } as const satisfies Record<string, number>;
 

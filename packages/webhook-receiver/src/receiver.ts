@@ -186,7 +186,7 @@ export class WebhookReceiver {
   readonly maxBodyBytes: number;
   /** The deepest nesting of arrays and objects accepted in a body. */
   readonly maxDepth: number;
-  readonly #digests: Promise<CredentialDigests>;
+  readonly #digests: CredentialDigests;
   readonly #challenge: Readonly<Record<string, string>>;
   readonly #handlers = new Map<WebhookKind, WebhookHandler<WebhookKind>[]>();
   readonly #anyHandlers: WebhookAnyHandler[] = [];
@@ -221,7 +221,6 @@ export class WebhookReceiver {
     this.#challenge = hasBasic ? { 'www-authenticate': `Basic realm="${realm}", charset="UTF-8"` } : {};
     // Only the SHA-256 digests of the credentials are kept.
     this.#digests = digestCredentials(credentials);
-    this.#digests.catch(() => {});
   }
 
   /**
@@ -355,7 +354,7 @@ export class WebhookReceiver {
     }
 
     // 2. Credentials.
-    const check = await checkAuthorization(readHeader(request.headers, 'authorization'), await this.#digests);
+    const check = checkAuthorization(readHeader(request.headers, 'authorization'), this.#digests);
     if (check === 'missing') {
       throw new WebhookError(
         'missing_credentials',
