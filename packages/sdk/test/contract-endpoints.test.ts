@@ -1,4 +1,4 @@
-import { buildPath, endpointList, endpoints, matchPath, responseSchemaFor } from '@iacm/sdk/contract';
+import { buildPath, compilePath, endpointList, endpoints, matchPath, responseSchemaFor } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import { guardrailRule, workspaceSummary } from './fixtures.js';
 
@@ -93,6 +93,16 @@ describe('paths', () => {
     expect(matchPath('/v2/guardrails/{ruleId}', '/v2/guardrails/')).toBeUndefined();
     expect(matchPath('/v2/workspaces/{workspaceId}/labels', '/v2/workspaces/x/runs')).toBeUndefined();
     expect(matchPath('/v2/guardrails/{ruleId}', '/v2/guardrails/%E0%A4%A')).toBeUndefined();
+  });
+
+  it('compiles a template once and matches many paths with it, saying how specific it is', () => {
+    const rule = compilePath('/v2/guardrails/{ruleId}');
+    expect(rule).toMatchObject({ template: '/v2/guardrails/{ruleId}', segments: 4, literal: 3 });
+    expect(compilePath('/v2/guardrails/search').literal).toBe(4);
+    expect(rule.match('/v2/guardrails/a%20b'.split('/'))).toEqual({ ruleId: 'a b' });
+    expect(rule.match('/v2/guardrails/c'.split('/'))).toEqual({ ruleId: 'c' });
+    expect(rule.match('/v2/guardrails'.split('/'))).toBeUndefined();
+    expect(rule.match('/v2/workspaces/c'.split('/'))).toBeUndefined();
   });
 });
 

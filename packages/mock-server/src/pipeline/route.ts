@@ -6,6 +6,8 @@
  * @module
  */
 import {
+  type CompiledPath,
+  compilePath,
   type EndpointDefinition,
   type EndpointName,
   endpointList,
@@ -13,7 +15,6 @@ import {
   fieldIssuesFromZod,
   type IssueLocation,
   limitIssues,
-  matchPath,
 } from '@iacm/sdk/contract';
 import type * as z from 'zod';
 import { HttpError, validationError } from '../errors.js';
@@ -42,17 +43,32 @@ export interface RouteInput {
   body: unknown;
 }
 
+/** The endpoint table by number of path segments, each template split once (not per request). */
+const routesBySegments = new Map<number, Array<{ definition: EndpointDefinition; path: CompiledPath }>>();
+for (const definition of endpointList) {
+  const path = compilePath(definition.path);
+  const list = routesBySegments.get(path.segments) ?? [];
+  list.push({ definition, path });
+  routesBySegments.set(path.segments, list);
+}
+
 /**
  * The endpoint for `method` and `path`: of the endpoints whose path matches, the most literal ones
  * (`/v2/guardrails/search` before `/v2/guardrails/{ruleId}`); 404 or 405 (with `Allow`) otherwise.
  */
 export function resolveRoute(method: string, path: string): ResolvedRoute {
   const candidates: Array<ResolvedRoute & { literal: number }> = [];
-  for (const definition of endpointList) {
-    const params = matchPath(definition.path, path);
+  const segments = path.split('/');
+  for (const route of routesBySegments.get(segments.length) ?? []) {
+    const params = route.path.match(segments);
     if (!params) continue;
-    const literal = definition.path.split('/').filter((part) => !part.startsWith('{')).length;
-    candidates.push({ name: definition.name as EndpointName, definition, params, literal });
+    const { definition } = route;
+    candidates.push({
+      name: definition.name as EndpointName,
+      definition,
+      params,
+      literal: route.path.literal,
+    });
   }
   if (candidates.length === 0) {
     throw new HttpError(

@@ -370,33 +370,62 @@ export function buildPath(template: string, params: Readonly<Record<string, stri
   });
 }
 
+/** A path template split once into segments, to match many paths against (see {@link compilePath}). */
+export interface CompiledPath {
+  /** The template it was made from. */
+  readonly template: string;
+  /** How many `/`-separated segments a matching path has (the leading empty one included). */
+  readonly segments: number;
+  /** How many segments are literal rather than parameters: the more, the more specific the template. */
+  readonly literal: number;
+  /**
+   * The decoded parameters of a path already split on `/`, or undefined when it does not fit: a
+   * literal segment must be equal, a parameter one non-empty, URL-decodable segment.
+   */
+  match(segments: readonly string[]): Record<string, string> | undefined;
+}
+
+/**
+ * Splits a path template once, for matching many paths against it (a router's table).
+ * @example compilePath('/v2/guardrails/{ruleId}').match('/v2/guardrails/abc'.split('/')) // { ruleId: 'abc' }
+ */
+export function compilePath(template: string): CompiledPath {
+  const parts = template.split('/').map((part) => {
+    const param = /^\{(\w+)\}$/.exec(part);
+    return param ? { param: param[1] as string } : { literal: part };
+  });
+  return {
+    template,
+    segments: parts.length,
+    literal: parts.filter((part) => 'literal' in part).length,
+    match(segments) {
+      if (segments.length !== parts.length) return undefined;
+      const params: Record<string, string> = {};
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i] as { literal: string } | { param: string };
+        const actual = segments[i] as string;
+        if ('literal' in part) {
+          if (part.literal !== actual) return undefined;
+          continue;
+        }
+        if (actual === '') return undefined;
+        try {
+          params[part.param] = decodeURIComponent(actual);
+        } catch {
+          return undefined;
+        }
+      }
+      return params;
+    },
+  };
+}
+
 /**
  * Matches a concrete path against a template. Returns the decoded parameters, or undefined when the
- * path does not fit the template.
+ * path does not fit the template. (To match many paths against one template, {@link compilePath}.)
  */
 export function matchPath(template: string, path: string): Record<string, string> | undefined {
-  const templateParts = template.split('/');
-  const pathParts = path.split('/');
-  if (templateParts.length !== pathParts.length) return undefined;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < templateParts.length; i++) {
-    const expected = templateParts[i] as string;
-    const actual = pathParts[i] as string;
-    const param = /^\{(\w+)\}$/.exec(expected);
-    if (param) {
-      if (actual === '') return undefined;
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(actual);
-      } catch {
-        return undefined;
-      }
-      params[param[1] as string] = decoded;
-    } else if (expected !== actual) {
-      return undefined;
-    }
-  }
-  return params;
+  return compilePath(template).match(path.split('/'));
 }
 
 /**
