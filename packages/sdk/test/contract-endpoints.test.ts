@@ -1,4 +1,11 @@
-import { buildPath, compilePath, endpointList, endpoints, matchPath, responseSchemaFor } from '@iacm/sdk/contract';
+import {
+  buildPath,
+  compilePath,
+  endpointList,
+  endpoints,
+  matchPath,
+  responseSchemaFor,
+} from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import { guardrailRule, workspaceSummary } from './fixtures.js';
 
