@@ -14,10 +14,11 @@ import {
   type WorkspaceSummary,
 } from '@iacm/sdk/contract';
 import { notFound } from '../errors.js';
+import type { Collection } from '../query/collection.js';
 import type { SortValue } from '../query/compare.js';
 import { atOrAfter } from '../query/dates.js';
 import { allOf, anyOf, type FilterSpec, filterPredicate, project } from '../query/search.js';
-import { cachedTextPredicate, SEARCH_FIELDS, type TextCache } from '../query/text.js';
+import { SEARCH_FIELDS, TextIndex } from '../query/text.js';
 import type { AccountStore } from '../store/store.js';
 import { searchList } from './listing.js';
 import { accountOf, type Operations, pageWindow } from './operation.js';
@@ -59,10 +60,19 @@ const runFilters: FilterSpec<WorkspaceRun> = {
 };
 
 /**
- * The lower-cased search texts of workspaces (records are replaced on update, never changed in place,
- * so an entry never goes stale; entries go with their records).
+ * Each account's workspace text index, by its collection (made again on the first search after a
+ * change; it goes with the collection).
  */
-const WORKSPACE_TEXTS: TextCache<WorkspaceSummary> = new WeakMap();
+const WORKSPACE_TEXTS = new WeakMap<Collection<WorkspaceSummary>, TextIndex<WorkspaceSummary>>();
+
+function workspaceText(workspaces: Collection<WorkspaceSummary>): TextIndex<WorkspaceSummary> {
+  let index = WORKSPACE_TEXTS.get(workspaces);
+  if (!index) {
+    index = new TextIndex(SEARCH_FIELDS.workspaces);
+    WORKSPACE_TEXTS.set(workspaces, index);
+  }
+  return index;
+}
 
 const runSorts: Record<string, (r: WorkspaceRun) => SortValue> = {
   updatedAt: (r) => r.updatedAt,
@@ -82,7 +92,7 @@ export const workspacesOperations = {
     const body = ctx.body as WorkspaceSearchBody;
     const filter = allOf(
       filterPredicate(workspaceFilters, body.filters as Record<string, unknown> | undefined),
-      cachedTextPredicate(body.searchValue, SEARCH_FIELDS.workspaces, WORKSPACE_TEXTS),
+      workspaceText(account.workspaces).predicate(body.searchValue, account.workspaces),
     );
     const keys = sortKeys(body.sort);
     const sort = (keys.length > 0 ? keys : [['lastRunTime', -1] as const]).map(([field, order]) => ({

@@ -23,6 +23,7 @@ export class Collection<T extends { id: string }> {
   readonly #byId = new Map<string, T>();
   readonly #fields: Readonly<Record<string, (record: T) => SortValue>>;
   readonly #indexes = new Map<string, T[]>();
+  #version = 0;
 
   /** Creates an empty collection with the given sortable fields. */
   constructor(fields: Readonly<Record<string, (record: T) => SortValue>>, records: Iterable<T> = []) {
@@ -33,6 +34,11 @@ export class Collection<T extends { id: string }> {
   /** The number of records. */
   get size(): number {
     return this.#byId.size;
+  }
+
+  /** A number that changes on every insert, update and delete (for caches of derived data). */
+  get version(): number {
+    return this.#version;
   }
 
   /** The record with this id, if any. */
@@ -48,6 +54,7 @@ export class Collection<T extends { id: string }> {
   /** Adds a record (replacing one with the same id). */
   insert(record: T): void {
     if (this.#byId.has(record.id)) this.delete(record.id);
+    this.#version++;
     this.#byId.set(record.id, record);
     for (const [name, index] of this.#indexes) index.splice(this.#position(name, index, record), 0, record);
   }
@@ -56,6 +63,7 @@ export class Collection<T extends { id: string }> {
   update(record: T): void {
     const old = this.#byId.get(record.id);
     if (!old) throw new Error(`update of an unknown record ${record.id}`);
+    this.#version++;
     this.#byId.set(record.id, record);
     for (const [name, index] of this.#indexes) {
       const at = this.#find(name, index, old);
@@ -68,6 +76,7 @@ export class Collection<T extends { id: string }> {
   delete(id: string): T | undefined {
     const old = this.#byId.get(id);
     if (!old) return undefined;
+    this.#version++;
     for (const [name, index] of this.#indexes) index.splice(this.#find(name, index, old), 1);
     this.#byId.delete(id);
     return old;

@@ -1,10 +1,10 @@
 import type { Event } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import {
-  cachedTextPredicate,
   EVENT_TEXT_FIELDS,
   isInternalId,
   searchNeedle,
+  TextIndex,
   textPredicate,
 } from '../../src/query/text.js';
 import { EventLog } from '../../src/store/event-log.js';
@@ -80,29 +80,61 @@ describe('free-text search', () => {
     expect(EVENT_TEXT_FIELDS).toEqual(['eventType', 'assetType', 'assetId']);
   });
 
-  it('matches with a per-record cache exactly as without, reading each record once', () => {
+  it('matches through a text index exactly as without, reading the records again only after a change', () => {
     type R = { a: string; b: string | null };
     const fields = (r: R) => [r.a, r.b];
-    let cachedReads = 0;
+    let reads = 0;
     const counted = (r: R) => {
-      cachedReads++;
+      reads++;
       return fields(r);
     };
-    const cache = new WeakMap<R, string>();
-    const records: R[] = [
+    let records: R[] = [
       { a: 'Core-NET', b: 'Σίσυφος' },
       { a: 'xa', b: 'by' },
       { a: 'İstanbul', b: null },
+      { a: 'net-net-net', b: 'NET' },
+      { a: '', b: '' },
     ];
-    for (const text of ['net', 'xa', 'ς', 'σί', 'i', 'by', 'zz', ' CORE ', 'a\u0000b']) {
+    const source = { version: 1, values: () => records };
+    const index = new TextIndex(counted);
+    const texts = ['net', 'xa', 'ς', 'σί', 'i', 'by', 'zz', ' CORE ', 'a\u0000b', 'yİ', 'bul'];
+    for (const text of texts) {
       const plain = textPredicate(text, fields);
-      const cached = cachedTextPredicate(text, counted, cache);
-      for (const record of records) expect(cached?.(record), `${text} in ${record.a}`).toBe(plain?.(record));
-      // Each record's texts are read once, for the cache (a search holding U+0000 reads them again).
-      if (!text.includes('\u0000')) expect(cachedReads).toBe(records.length);
+      const indexed = index.predicate(text, source);
+      for (const record of records) expect(indexed?.(record), `${text} in ${record.a}`).toBe(plain?.(record));
     }
-    // Across two texts never matches (the cache joins them with U+0000).
-    expect(cachedTextPredicate('a\u0000b', fields, cache)?.(records[1] as R)).toBe(false);
-    expect(cachedTextPredicate('A', fields, cache)?.(records[1] as R)).toBe(true);
+    // Each record was read once to build the index, and once more for the one search holding U+0000
+    // (compared text by text).
+    expect(reads).toBe(2 * records.length);
+    // Across two texts, or two records, never matches (both are joined with U+0000).
+    expect(index.predicate('a\u0000b', source)?.(records[1] as R)).toBe(false);
+    expect(index.predicate('bynet', source)?.(records[1] as R)).toBe(false);
+    expect(index.predicate('y\u0000i', source)?.(records[1] as R)).toBe(false);
+    expect(index.predicate('   ', source)).toBeUndefined();
+    // A new version is read again; the same version is not.
+    reads = 0;
+    records = [{ a: 'Fresh', b: null }];
+    index.predicate('fresh', source);
+    expect(reads).toBe(0);
+    source.version = 2;
+    expect(index.predicate('fresh', source)?.(records[0] as R)).toBe(true);
+    expect(reads).toBe(1);
+  });
+
+  it('splits a large text into chunks and still finds each record once, at every boundary', () => {
+    type R = { id: number; text: string };
+    // 3,000 records of 6,000 characters: more than one 16 MiB chunk.
+    const records: R[] = Array.from({ length: 3000 }, (_, id) => ({
+      id,
+      text: `${'x'.repeat(5990)}-${String(id).padStart(4, '0')}-`,
+    }));
+    const index = new TextIndex((r: R) => [r.text]);
+    const source = { version: 1, values: () => records };
+    for (const id of [0, 1, 2794, 2795, 2796, 2999]) {
+      const predicate = index.predicate(`-${String(id).padStart(4, '0')}-`, source);
+      expect(records.filter((r) => predicate?.(r)).map((r) => r.id)).toEqual([id]);
+    }
+    const everyRecord = index.predicate('xx', source);
+    expect(records.filter((r) => everyRecord?.(r)).length).toBe(3000);
   });
 });
