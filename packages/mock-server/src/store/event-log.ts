@@ -314,11 +314,14 @@ export class EventLog {
       if (counters.length === 0 && more) break;
       const stop = Math.max(lo, position - (this.#chunk - 1));
       const order = this.#order.data;
+      // The columns' arrays, read once per chunk (a column's array is replaced when it grows).
+      const codeArrays = counters.map((counter) => counter.column.codes.data);
       for (; position >= stop; position--) {
         const slot = order[position] as number;
         if (test !== undefined && !test(slot)) continue;
-        for (const counter of counters) {
-          const code = counter.column.codes.data[slot] as number;
+        for (let k = 0; k < codeArrays.length; k++) {
+          const code = (codeArrays[k] as Int32Array)[slot] as number;
+          const counter = counters[k] as (typeof counters)[number];
           if (counter.allowed === undefined || counter.allowed[code] === 1) {
             counter.counts[code] = (counter.counts[code] as number) + 1;
           }
@@ -392,9 +395,14 @@ export class EventLog {
       }
     }
     const listCodes = this.#listCodes.data;
+    const flagArrays = fields.map((field) => field.flags);
+    const codeArrays = fields.map((field) => field.codes);
+    const count = fields.length;
     return (slot) => {
       if (lists[listCodes[slot] as number] === 1) return true;
-      for (const { flags, codes } of fields) if (flags[codes[slot] as number] === 1) return true;
+      for (let k = 0; k < count; k++) {
+        if ((flagArrays[k] as Uint8Array)[(codeArrays[k] as Int32Array)[slot] as number] === 1) return true;
+      }
       return false;
     };
   }
