@@ -67,6 +67,8 @@ const RECEIVER_LAYERS: Layers = [
   { layer: 'receiver', segments: ['receiver.ts'] },
   // Its parts: reading the body, credentials, the payload schema, test deliveries.
   { layer: 'parts', segments: ['body.ts', 'credentials.ts', 'schema.ts', 'testing.ts'] },
+  // The SHA-256 the credential check compares digests with: plain computation, imports nothing.
+  { layer: 'digest', segments: ['sha256.ts'] },
   // The bottom: the typed errors and their statuses.
   { layer: 'errors', segments: ['errors.ts'] },
 ];
