@@ -114,4 +114,23 @@ describe('globMatch', () => {
       { numRuns: 2_000 },
     );
   });
+
+  it('answers the same when a pattern comes again, after thousands of others and for long patterns', () => {
+    // The matcher keeps the last patterns it split (a bounded cache): answers must not depend on it.
+    const long = `${'ab*'.repeat(200)}z`;
+    const longValue = `${'ab'.repeat(200)}z`;
+    const first = [
+      globMatch('team-*-prod', 'team-a-prod'),
+      globMatch(long, longValue),
+      globMatch(long, 'abz'),
+    ];
+    expect(first).toEqual([true, true, false]);
+    for (let i = 0; i < 3000; i++) expect(globMatch(`p${i}-*`, `p${i}-x`)).toBe(true);
+    expect([
+      globMatch('team-*-prod', 'team-a-prod'),
+      globMatch(long, longValue),
+      globMatch(long, 'abz'),
+    ]).toEqual(first);
+    expect(globMatch('team-*-prod', 'team-a-dev')).toBe(false);
+  });
 });

@@ -19,7 +19,7 @@
  */
 export function globMatch(pattern: string, value: string): boolean {
   if (!pattern.includes('*')) return pattern === value;
-  const segments = pattern.split('*');
+  const segments = segmentsOf(pattern);
   const first = segments[0] as string;
   const last = segments[segments.length - 1] as string;
   // The first and last segments are anchored and must not overlap.
@@ -35,6 +35,24 @@ export function globMatch(pattern: string, value: string): boolean {
     at = found + segment.length;
   }
   return true;
+}
+
+/** Patterns split on `*`, for the patterns seen last (at most {@link SPLIT_PATTERNS}; emptied when full). */
+const splitPatterns = new Map<string, readonly string[]>();
+/** How many split patterns {@link globMatch} keeps: the seed's and a few rules' worth. */
+const SPLIT_PATTERNS = 1024;
+
+function segmentsOf(pattern: string): readonly string[] {
+  let segments = splitPatterns.get(pattern);
+  if (segments === undefined) {
+    segments = pattern.split('*');
+    // Only short patterns are kept, so the kept text stays small whatever rules are made.
+    if (pattern.length <= 256) {
+      if (splitPatterns.size >= SPLIT_PATTERNS) splitPatterns.clear();
+      splitPatterns.set(pattern, segments);
+    }
+  }
+  return segments;
 }
 
 /**
@@ -54,10 +72,14 @@ export function listMatches(list: { include: string[]; exclude: string[] }, valu
   const include = list.include ?? [];
   const exclude = list.exclude ?? [];
   if (values.length === 0) return include.length === 0;
-  const included =
-    include.length === 0 || values.some((value) => include.some((pattern) => globMatch(pattern, value)));
+  let included = include.length === 0;
+  for (let v = 0; v < values.length && !included; v++) {
+    for (let p = 0; p < include.length && !included; p++)
+      included = globMatch(include[p] as string, values[v] as string);
+  }
   if (!included) return false;
-  return !values.some((value) => exclude.some((pattern) => globMatch(pattern, value)));
+  for (const value of values) for (const pattern of exclude) if (globMatch(pattern, value)) return false;
+  return true;
 }
 
 /** The four include/exclude lists of a guardrail rule's scope, as {@link scopeCovers} reads them. */
