@@ -1,11 +1,11 @@
 /**
- * Matches a control request against the table of routes (with the contract's `matchPath`, as the API's
- * routes are): the route and its decoded `{params}`, or a
+ * Matches a control request against the table of routes (with the contract's `compilePath`, as the
+ * API's routes are): the route and its decoded `{params}`, or a
  * 404 (`route_not_found`) for a path no route has, or a 405 with `Allow` for a known path.
  *
  * @module
  */
-import { matchPath } from '@iacm/sdk/contract';
+import { type CompiledPath, compilePath } from '@iacm/sdk/contract';
 import { HttpError, parseOr400 } from '../errors.js';
 import { checkControlContentType } from './access.js';
 import {
@@ -26,6 +26,18 @@ export interface ControlMatch {
   params: Record<string, string>;
 }
 
+/** Each control route's path template, split once (routes are the tables' own objects). */
+const compiledPaths = new WeakMap<ControlRoute, CompiledPath>();
+
+function compiledPath(route: ControlRoute): CompiledPath {
+  let compiled = compiledPaths.get(route);
+  if (!compiled) {
+    compiled = compilePath(route.path);
+    compiledPaths.set(route, compiled);
+  }
+  return compiled;
+}
+
 /** Finds the route for `method` and `path` in `routes`; throws 404 or 405 (with `Allow`). */
 export function matchControlRoute(
   routes: readonly ControlRoute[],
@@ -33,8 +45,9 @@ export function matchControlRoute(
   path: string,
 ): ControlMatch {
   const allowed: string[] = [];
+  const segments = path.split('/');
   for (const route of routes) {
-    const params = matchPath(route.path, path);
+    const params = compiledPath(route).match(segments);
     if (!params) continue;
     if (route.method === method) return { route, params };
     if (!allowed.includes(route.method)) allowed.push(route.method);

@@ -68,7 +68,7 @@ const WORKSPACE_TEXTS = new WeakMap<Collection<WorkspaceSummary>, TextIndex<Work
 function workspaceText(workspaces: Collection<WorkspaceSummary>): TextIndex<WorkspaceSummary> {
   let index = WORKSPACE_TEXTS.get(workspaces);
   if (!index) {
-    index = new TextIndex(SEARCH_FIELDS.workspaces);
+    index = new TextIndex(workspaces, SEARCH_FIELDS.workspaces);
     WORKSPACE_TEXTS.set(workspaces, index);
   }
   return index;
@@ -92,7 +92,7 @@ export const workspacesOperations = {
     const body = ctx.body as WorkspaceSearchBody;
     const filter = allOf(
       filterPredicate(workspaceFilters, body.filters as Record<string, unknown> | undefined),
-      workspaceText(account.workspaces).predicate(body.searchValue, account.workspaces),
+      workspaceText(account.workspaces).predicate(body.searchValue),
     );
     const keys = sortKeys(body.sort);
     const sort = (keys.length > 0 ? keys : [['lastRunTime', -1] as const]).map(([field, order]) => ({

@@ -72,14 +72,14 @@ export function listMatches(list: { include: string[]; exclude: string[] }, valu
   const include = list.include ?? [];
   const exclude = list.exclude ?? [];
   if (values.length === 0) return include.length === 0;
-  let included = include.length === 0;
-  for (let v = 0; v < values.length && !included; v++) {
-    for (let p = 0; p < include.length && !included; p++)
-      included = globMatch(include[p] as string, values[v] as string);
-  }
-  if (!included) return false;
-  for (const value of values) for (const pattern of exclude) if (globMatch(pattern, value)) return false;
-  return true;
+  if (include.length > 0 && !anyMatches(include, values)) return false;
+  return !anyMatches(exclude, values);
+}
+
+/** Whether some value matches some pattern (plain loops: no arrays or closures per call). */
+function anyMatches(patterns: readonly string[], values: readonly string[]): boolean {
+  for (const value of values) for (const pattern of patterns) if (globMatch(pattern, value)) return true;
+  return false;
 }
 
 /** The four include/exclude lists of a guardrail rule's scope, as {@link scopeCovers} reads them. */

@@ -69,30 +69,33 @@ export interface TextSource<T> {
  * text holding U+0000 (which could match across two texts) is compared text by text instead.
  */
 export class TextIndex<T> {
+  readonly #source: TextSource<T>;
   readonly #fields: (record: T) => ReadonlyArray<string | undefined | null>;
   #version = Number.NaN;
   #chunks: TextChunk<T>[] = [];
 
-  /** An index over the texts `fields` reads from each record. */
-  constructor(fields: (record: T) => ReadonlyArray<string | undefined | null>) {
+  /** An index over the texts `fields` reads from each record of `source`. */
+  constructor(source: TextSource<T>, fields: (record: T) => ReadonlyArray<string | undefined | null>) {
+    this.#source = source;
     this.#fields = fields;
   }
 
   /**
-   * A predicate keeping the records of `source` whose texts contain `search` (see
-   * {@link searchNeedle}); undefined for an absent or blank search (no filter).
+   * A predicate keeping the records whose texts contain `search` (see {@link searchNeedle});
+   * undefined for an absent or blank search (no filter).
    */
-  predicate(search: string | undefined | null, source: TextSource<T>): ((record: T) => boolean) | undefined {
+  predicate(search: string | undefined | null): ((record: T) => boolean) | undefined {
     const needle = searchNeedle(search);
     if (needle === undefined) return undefined;
     if (needle.includes(SEPARATOR)) return textPredicate(search, this.#fields);
-    if (this.#version !== source.version) this.#build(source);
+    if (this.#version !== this.#source.version) this.#build();
     const matched = new Set<T>();
     for (const chunk of this.#chunks) chunk.collect(needle, matched);
     return matched.size === 0 ? () => false : (record) => matched.has(record);
   }
 
-  #build(source: TextSource<T>): void {
+  #build(): void {
+    const source = this.#source;
     const chunks: TextChunk<T>[] = [];
     let chunk = new TextChunk<T>();
     for (const record of source.values()) {
