@@ -230,6 +230,16 @@ describe('--state', () => {
       snapshot(),
     );
     expect(options.state?.snapshot.accounts[0]?.account).toMatchObject({ accessKey: 'ak', secretKey: 'sk' });
+    // Off loopback the mock draws random pairs for a snapshot too: the given pair must win over them.
+    expect(options.primaryKeys).toEqual({ accessKey: 'ak', secretKey: 'sk' });
+  });
+
+  it('--keep-state-keys: kept only when given (off loopback a snapshot gets random pairs otherwise)', () => {
+    const exposed = ['--host', '0.0.0.0', '--state', 'snap.json'];
+    const env = { IACM_MOCK_CONTROL_TOKEN: 'x'.repeat(16) };
+    expect(serve(exposed, () => snapshot(), env).keepStateKeys).toBeUndefined();
+    expect(serve(exposed, () => snapshot(), env).primaryKeys).toBeUndefined();
+    expect(serve([...exposed, '--keep-state-keys'], () => snapshot(), env).keepStateKeys).toBe(true);
   });
 
   it.each([

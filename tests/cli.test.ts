@@ -82,6 +82,7 @@ describe('iacm-mock CLI (the built bin, as a real process)', () => {
     expect(help.stdout()).toMatch(/--events <n> +events of the primary account, 0 to 1000000/);
     expect(help.stdout()).toMatch(/--quiet/);
     expect(help.stdout()).toMatch(/--log-format <format>/);
+    expect(help.stdout()).toMatch(/--keep-state-keys +off loopback, a snapshot/);
     const version = run(['--version']);
     expect(await version.exited).toBe(0);
     expect(version.stdout().trim()).toMatch(/^\d+\.\d+\.\d+/);
@@ -241,7 +242,12 @@ describe('iacm-mock CLI (the built bin, as a real process)', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(lines).toEqual([
-      expect.objectContaining({ msg: 'listening', url, keyPairs: `${url}/__mock/accounts` }),
+      expect.objectContaining({
+        msg: 'listening',
+        url,
+        keyPairs: `${url}/__mock/accounts`,
+        keyPairSource: 'seed',
+      }),
       expect.objectContaining({ method: 'GET', path: '/v2/health', status: 204, ms: expect.any(Number) }),
       { msg: 'stopping', signal: 'SIGTERM' },
     ]);
@@ -292,6 +298,135 @@ describe('iacm-mock CLI (the built bin, as a real process)', () => {
     const keys = state.accounts[0]?.account as { accessKey: string; secretKey: string };
     expect(second.stdout()).toContain(`export IACM_ACCESS_KEY=${keys.accessKey}`);
     expect((await login(again, keys.accessKey, keys.secretKey)).status).toBe(200);
+  });
+
+  describe('off loopback, a --state snapshot (finding 4 of issue 20)', () => {
+    const token = 'a-control-token-of-32-characters';
+    type Pair = { accessKey: string; secretKey: string };
+
+    /** A snapshot of a loopback mock: its key pairs (the demo pair, the seed's) are public. */
+    async function publicSnapshot(): Promise<{ path: string; text: string; pairs: Pair[] }> {
+      const first = run(['--port', '0', '--workspaces', '3', '--quiet']);
+      const text = await (await fetch(`${await first.url()}/__mock/state`)).text();
+      first.child.kill('SIGTERM');
+      const pairs = (JSON.parse(text) as { accounts: Array<{ account: Pair }> }).accounts.map(
+        ({ account }) => ({ accessKey: account.accessKey, secretKey: account.secretKey }),
+      );
+      expect(pairs[0]).toEqual({ accessKey: 'iacm_ak_demo', secretKey: 'iacm_sk_demo' });
+      expect(pairs.length).toBeGreaterThan(1);
+      return { path: file(`public-${Math.random()}.json`, text), text, pairs };
+    }
+
+    /**
+     * Starts on 0.0.0.0; the URL to reach it on loopback, and the key pairs: the access keys its banner
+     * printed (never a secret key), each with its secret from `GET /__mock/accounts` (control token).
+     */
+    async function startExposed(args: string[]) {
+      const server = run(['--host', '0.0.0.0', '--port', '0', '--control-token', token, '--quiet', ...args]);
+      const out = await server.output(/Press Ctrl\+C to stop\./);
+      const port = /listening on http:\/\/0\.0\.0\.0:(\d+)/.exec(out)?.[1];
+      if (!port) throw new Error(`no URL in the output:\n${out}\n${server.stderr()}`);
+      expect(out).not.toMatch(/iacm_sk_/);
+      const url = `http://127.0.0.1:${port}`;
+      const accessKeys = [...out.matchAll(/: access key (\S+)$/gm)].map(([, accessKey]) => accessKey);
+      const listed = (await (await control(url, 'GET', '/accounts')).json()) as Pair[];
+      const printed = accessKeys.map((accessKey) => {
+        const secretKey = listed.find((pair) => pair.accessKey === accessKey)?.secretKey;
+        if (!secretKey) throw new Error(`the banner's access key ${accessKey} is not listed`);
+        return { accessKey, secretKey } as Pair;
+      });
+      return { server, out, url, printed };
+    }
+
+    const control = (url: string, method: string, path: string, body?: string) =>
+      fetch(`${url}/__mock${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body !== undefined ? { body } : {}),
+      });
+
+    async function statuses(url: string, pairs: Pair[]): Promise<number[]> {
+      return Promise.all(pairs.map(async (p) => (await login(url, p.accessKey, p.secretKey)).status));
+    }
+
+    it('gives every account a random pair, its access key printed at start (never the secret); the public pairs get 401, after a reset, PUT /__mock/state and POST /__mock/seed too', async () => {
+      const snapshot = await publicSnapshot();
+      const { out, url, printed } = await startExposed(['--state', snapshot.path]);
+      expect(out).toContain('Key pairs (random on this bind: drawn at start, kept across resets):');
+      expect(printed).toHaveLength(snapshot.pairs.length);
+      for (const pair of printed) {
+        expect(pair.accessKey).toMatch(/^iacm_ak_[0-9a-f]{24}$/);
+        expect(pair.secretKey).toMatch(/^iacm_sk_[0-9a-f]{48}$/);
+      }
+      const allowed = snapshot.pairs.map(() => 200);
+      const refused = snapshot.pairs.map(() => 401);
+      expect(await statuses(url, snapshot.pairs)).toEqual(refused);
+      expect(await statuses(url, printed)).toEqual(allowed);
+      expect(out).toContain(`Secret keys are not printed: GET ${url.replace('127.0.0.1', '0.0.0.0')}/__mock/accounts`);
+
+      expect((await control(url, 'POST', '/reset')).status).toBeLessThan(300);
+      expect(await statuses(url, snapshot.pairs)).toEqual(refused);
+      expect(await statuses(url, printed)).toEqual(allowed);
+
+      expect((await control(url, 'PUT', '/state', snapshot.text)).status).toBeLessThan(300);
+      expect(await statuses(url, snapshot.pairs)).toEqual(refused);
+      expect(await statuses(url, printed)).toEqual(allowed);
+
+      expect((await control(url, 'POST', '/seed', JSON.stringify({ seed: 1 }))).status).toBeLessThan(300);
+      expect(await statuses(url, snapshot.pairs)).toEqual(refused);
+      expect(await statuses(url, printed)).toEqual(allowed);
+    });
+
+    it('keeps the snapshot pairs only with --keep-state-keys, which the banner names', async () => {
+      const snapshot = await publicSnapshot();
+      const { out, url, printed } = await startExposed(['--state', snapshot.path, '--keep-state-keys']);
+      expect(out).toContain(
+        "Key pairs (the snapshot's own, kept by --keep-state-keys: whoever has the snapshot can log in):",
+      );
+      expect(out).not.toContain('random on this bind');
+      expect(printed).toEqual(snapshot.pairs);
+      expect(await statuses(url, snapshot.pairs)).toEqual(snapshot.pairs.map(() => 200));
+    });
+
+    it('--log-format json: says the pairs are random, prints no secret key', async () => {
+      const snapshot = await publicSnapshot();
+      const server = run([
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '0',
+        '--control-token',
+        token,
+        '--log-format',
+        'json',
+        '--state',
+        snapshot.path,
+      ]);
+      const out = await server.output(/"msg":"listening"/);
+      expect(JSON.parse(out.trimEnd().split('\n').at(-1) as string)).toMatchObject({
+        keyPairSource: 'random',
+      });
+      expect(out).not.toMatch(/iacm_sk_/);
+    });
+
+    it('--access-key/--secret-key still set the primary pair; the others are random', async () => {
+      const snapshot = await publicSnapshot();
+      const { out, url, printed } = await startExposed([
+        '--state',
+        snapshot.path,
+        '--access-key',
+        'ak-mine',
+        '--secret-key',
+        'sk-mine-secret',
+      ]);
+      // The given secret is not repeated; the other accounts' random access keys are printed.
+      expect(out).not.toContain('sk-mine-secret');
+      expect(out).toMatch(/, primary\): access key ak-mine, secret key yours \(--secret-key\)$/m);
+      expect(printed).toHaveLength(snapshot.pairs.length - 1);
+      expect((await login(url, 'ak-mine', 'sk-mine-secret')).status).toBe(200);
+      expect(await statuses(url, snapshot.pairs)).toEqual(snapshot.pairs.map(() => 401));
+      expect(await statuses(url, printed)).toEqual(printed.map(() => 200));
+    });
   });
 
   it('GET / answers the routes and how to log in', async () => {

@@ -41,6 +41,8 @@ Options:
   --access-key <key>       access key of the primary account (default ${DEMO_KEYS.accessKey})
   --secret-key <key>       secret key of the primary account (default ${DEMO_KEYS.secretKey})
   --state <file>           start from a JSON snapshot (from GET /__mock/state) instead of generating
+  --keep-state-keys        off loopback, a snapshot (--state, PUT /__mock/state) keeps its key pairs
+                           (by default every account gets a random pair there; see below)
   --delay <ms>             delay every API answer, 0 to ${MAX_DELAY_MS} milliseconds
   --rate-limit             enforce the service's rate limit (${SERVICE_RATE_LIMIT.limit} requests per ${SERVICE_RATE_LIMIT.windowSeconds} s per client)
   --quiet                  no line per request
@@ -67,13 +69,56 @@ GET / answers the routes and how to log in; the OpenAPI 3.1 document is served a
 control plane is served under /__mock (reset, seed, state, accounts, journal, faults, rate-limit);
 POST, PUT, PATCH and DELETE there need Content-Type: application/json. On a loopback address it needs
 no token; on any other (--host 0.0.0.0) the server refuses to start without --control-token or
---no-control, and every account gets a random key pair (unless --access-key/--secret-key). A Host
+--no-control, and every account gets a random key pair, a --state snapshot's accounts too (unless
+--keep-state-keys; --access-key/--secret-key still set the primary's): access keys are printed at
+start, secret keys never (GET /__mock/accounts with the token shows them). A Host
 header that is not the bound address, localhost, 127.0.0.1, [::1] or an --allowed-host gets 403.
 SIGINT and SIGTERM stop the server (exit code 0).`;
 
 /** Quotes a value for a POSIX shell when it needs it. */
 function shq(value: string): string {
   return /^[\w.:/@%+=,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Where the accounts' key pairs come from: `random` (off loopback, drawn at start by the mock, kept
+ * across resets), `snapshot` (a `--state` file's own: on loopback, or with `--keep-state-keys`), or
+ * `seed` (the seed's documented pairs and the demo pair, on loopback). `--access-key`/`--secret-key`
+ * set the primary's in every case.
+ */
+function keyPairSource(options: ServeOptions): 'random' | 'snapshot' | 'seed' {
+  if (options.state && (options.keepStateKeys || isLoopbackHost(options.host))) return 'snapshot';
+  return isLoopbackHost(options.host) ? 'seed' : 'random';
+}
+
+/**
+ * Off loopback: every account's access key, one line each (the first {@link SIZE_MAXIMA}`.accounts`),
+ * under a heading that says where the pairs come from. Secret keys are never printed (the console of a
+ * shared host ends up in logs): they are at `GET /__mock/accounts` with the control token, and the
+ * primary's can be set with `--secret-key`.
+ */
+function keyPairLines(server: RunningMockServer, options: ServeOptions): string[] {
+  const { url } = server;
+  const accounts = server.core.accounts();
+  const heading =
+    keyPairSource(options) === 'snapshot'
+      ? "Key pairs (the snapshot's own, kept by --keep-state-keys: whoever has the snapshot can log in):"
+      : 'Key pairs (random on this bind: drawn at start, kept across resets):';
+  const shown = accounts.slice(0, SIZE_MAXIMA.accounts).map((account, index) => {
+    const who = `  ${account.name} (${account.id}${index === 0 ? ', primary' : ''})`;
+    const secret = index === 0 && options.primaryKeys ? ', secret key yours (--secret-key)' : '';
+    return `${who}: access key ${account.accessKey}${secret}`;
+  });
+  if (accounts.length > shown.length) shown.push(`  ... and ${accounts.length - shown.length} more`);
+  const notes = [
+    ...(options.keepStateKeys && keyPairSource(options) === 'random'
+      ? ['A snapshot loaded with PUT /__mock/state keeps its own key pairs (--keep-state-keys).']
+      : []),
+    options.noControl
+      ? 'Secret keys are not printed; with --no-control only a pair you gave (--access-key/--secret-key) is usable.'
+      : `Secret keys are not printed: GET ${url}/__mock/accounts with Authorization: Bearer <control token>`,
+  ];
+  return [heading, ...shown, ...notes];
 }
 
 function banner(server: RunningMockServer, options: ServeOptions): string {
@@ -87,6 +132,7 @@ function banner(server: RunningMockServer, options: ServeOptions): string {
       url,
       primaryAccount: primary ? { id: primary.id, name: primary.name, accessKey: primary.accessKey } : null,
       keyPairs: `${url}/__mock/accounts`,
+      keyPairSource: keyPairSource(options),
       openapi: `${url}/openapi.json`,
     });
   }
@@ -98,14 +144,12 @@ function banner(server: RunningMockServer, options: ServeOptions): string {
       ? `Control plane: ${url}/__mock/... with Authorization: Bearer <your --control-token>`
       : `Control plane (no auth, local only): ${url}/__mock/accounts, /__mock/reset, /__mock/journal, /__mock/faults`;
   if (!isLoopbackHost(options.host)) {
-    // Off loopback the key pairs are random secrets: printed nowhere (the console may be shared).
+    // Off loopback the key pairs are the mock's own random secrets (or the snapshot's, by choice):
+    // access keys are printed, secret keys never (the console of a shared host ends up in logs).
     return [
       `iacm mock server ${VERSION} listening on ${url}`,
       '',
-      `Primary account: ${primary?.name} (${primary?.id}), access key ${accessKey}.`,
-      options.noControl
-        ? 'Key pairs: the ones you gave (--access-key/--secret-key); the others are random and not shown.'
-        : `Key pairs (random on this bind): GET ${url}/__mock/accounts with Authorization: Bearer <control token>`,
+      ...keyPairLines(server, options),
       '',
       `Routes and how to log in: ${url}/   OpenAPI document: ${url}/openapi.json`,
       controlLine,
@@ -181,6 +225,7 @@ async function main(argv: string[]): Promise<void> {
       sizes: options.sizes,
       ...(options.state ? { state: options.state.snapshot } : {}),
       ...(options.primaryKeys ? { primaryKeys: options.primaryKeys } : {}),
+      ...(options.keepStateKeys ? { keepStateKeys: true } : {}),
       ...(options.delayMs !== undefined ? { delayMs: options.delayMs } : {}),
       ...(options.rateLimit ? { rateLimit: true } : {}),
       ...(options.controlToken !== undefined ? { controlToken: options.controlToken } : {}),

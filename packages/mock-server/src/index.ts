@@ -27,6 +27,7 @@ export type { HandleOptions, MockRequest, MockResponse } from './core/http.js';
 export type { LoginThrottleOption } from './core/login.js';
 export { MockCore, type MockOptions } from './core/mock.js';
 export { RESET_STAGES, type ResetStage } from './core/reset.js';
+export { type AccountLimits, DEFAULT_ACCOUNT_LIMITS } from './domain/caps.js';
 export { DELIVERY_POLICY_RANGES, MIN_RETRY_DELAY_MS } from './domain/delivery-policy.js';
 export { EvaluateBody } from './domain/dry-run.js';
 export {
@@ -40,6 +41,7 @@ export {
 } from './domain/evaluate.js';
 export {
   type EventInput,
+  MAX_EVENT_ATTRIBUTE_LENGTH,
   type OutboxEntry,
   PLATFORM_INTEGRATION_ID,
 } from './domain/events.js';

@@ -110,3 +110,181 @@ describe('checkJsonBounds', () => {
     expect(checkJsonBounds(cyclic)?.bound).toBe('maxDepth');
   });
 });
+
+/** `count` objects of one member each, in an array: 1 + count + count values. */
+function smallObjects(count: number): unknown {
+  return Array.from({ length: count }, (_, i) => ({ k: i }));
+}
+
+describe('checkJsonBounds at the exact limits (issue 20, finding 12)', () => {
+  it('counts every object member toward maxNodes: a body of many small objects hits the node bound', () => {
+    // 1 array + 100 objects + 100 member values = 201 values.
+    expect(checkJsonBounds(smallObjects(100), { maxNodes: 201 })).toBeUndefined();
+    expect(checkJsonBounds(smallObjects(100), { maxNodes: 200 })).toEqual({
+      location: 'body',
+      path: '',
+      message: 'body: expected at most 200 values in all, received more than 200 values',
+      expected: 'at most 200 values in all',
+      received: 'more than 200 values',
+      bound: 'maxNodes',
+      limit: 200,
+    });
+    // Objects alone, no array: 1 + 3 members, then 1 + 3 + 2 nested members.
+    expect(checkJsonBounds({ a: 1, b: 2, c: 3 }, { maxNodes: 4 })).toBeUndefined();
+    expect(checkJsonBounds({ a: 1, b: 2, c: 3 }, { maxNodes: 3 })?.bound).toBe('maxNodes');
+    expect(checkJsonBounds({ a: { x: 1, y: 2 }, b: 2, c: 3 }, { maxNodes: 6 })).toBeUndefined();
+    expect(checkJsonBounds({ a: { x: 1, y: 2 }, b: 2, c: 3 }, { maxNodes: 5 })?.bound).toBe('maxNodes');
+    // The shape of issue 20's login bodies: arrays of empty objects, each object one value.
+    const empties = JSON.parse(`[${new Array(1_000).fill('[{},{},{}]').join(',')}]`);
+    expect(checkJsonBounds(empties, { maxNodes: 4_001 })).toBeUndefined();
+    expect(checkJsonBounds(empties, { maxNodes: 4_000 })?.bound).toBe('maxNodes');
+  });
+
+  it('maxNodes: the limit passes, one more fails; 0 refuses even a lone value, 1 takes it', () => {
+    expect(checkJsonBounds([1, 2, 3], { maxNodes: 4 })).toBeUndefined();
+    expect(checkJsonBounds([1, 2, 3], { maxNodes: 3 })?.bound).toBe('maxNodes');
+    expect(checkJsonBounds(7, { maxNodes: 1 })).toBeUndefined();
+    expect(checkJsonBounds({}, { maxNodes: 1 })).toBeUndefined();
+    expect(checkJsonBounds([], { maxNodes: 1 })).toBeUndefined();
+    expect(checkJsonBounds(7, { maxNodes: 0 })).toEqual({
+      location: 'body',
+      path: '',
+      message: 'body: expected at most 0 values in all, received more than 0 values',
+      expected: 'at most 0 values in all',
+      received: 'more than 0 values',
+      bound: 'maxNodes',
+      limit: 0,
+    });
+    expect(checkJsonBounds(null, { maxNodes: 0 })?.bound).toBe('maxNodes');
+  });
+
+  it('maxArrayLength: the limit passes, one more fails naming the array; 0 takes only empty arrays', () => {
+    expect(checkJsonBounds({ a: [1, 2, 3] }, { maxArrayLength: 3 })).toBeUndefined();
+    expect(checkJsonBounds({ a: [1, 2, 3] }, { maxArrayLength: 2 })).toEqual({
+      location: 'body',
+      path: 'a',
+      message: 'body.a: expected at most 2 items, received an array of 3 items',
+      expected: 'at most 2 items',
+      received: 'an array of 3 items',
+      bound: 'maxArrayLength',
+      limit: 2,
+    });
+    expect(checkJsonBounds({ a: [] }, { maxArrayLength: 0 })).toBeUndefined();
+    expect(checkJsonBounds([1], { maxArrayLength: 0 })).toMatchObject({
+      path: '',
+      message: 'body: expected at most 0 items, received an array of 1 items',
+    });
+    // Objects are not arrays: their members are bounded by maxMembers only.
+    expect(checkJsonBounds({ a: 1, b: 2 }, { maxArrayLength: 0 })).toBeUndefined();
+  });
+
+  it('maxMembers: the limit passes, one more fails naming the object; 0 takes only {}', () => {
+    expect(checkJsonBounds([{ a: 1, b: 2 }], { maxMembers: 2 })).toBeUndefined();
+    expect(checkJsonBounds([{ a: 1, b: 2 }], { maxMembers: 1 })).toEqual({
+      location: 'body',
+      path: '[0]',
+      message: 'body.[0]: expected at most 1 members, received an object of 2 members',
+      expected: 'at most 1 members',
+      received: 'an object of 2 members',
+      bound: 'maxMembers',
+      limit: 1,
+    });
+    expect(checkJsonBounds({}, { maxMembers: 0 })).toBeUndefined();
+    expect(checkJsonBounds({ a: 1 }, { maxMembers: 0 })?.bound).toBe('maxMembers');
+    // Arrays are not objects: their items are bounded by maxArrayLength only.
+    expect(checkJsonBounds([1, 2], { maxMembers: 0 })).toBeUndefined();
+  });
+
+  it('maxDepth: {} and [] are one level, so maxDepth 1 takes them and no container inside them', () => {
+    expect(checkJsonBounds({}, { maxDepth: 1 })).toBeUndefined();
+    expect(checkJsonBounds([], { maxDepth: 1 })).toBeUndefined();
+    expect(checkJsonBounds({ a: 1, b: 'x', c: null }, { maxDepth: 1 })).toBeUndefined();
+    expect(checkJsonBounds([1, 'x', null, true], { maxDepth: 1 })).toBeUndefined();
+    expect(checkJsonBounds({ a: 1, b: {} }, { maxDepth: 1 })).toEqual({
+      location: 'body',
+      path: 'b',
+      message: 'body.b: expected at most 1 levels of nesting, received more than 1 levels',
+      expected: 'at most 1 levels of nesting',
+      received: 'more than 1 levels',
+      bound: 'maxDepth',
+      limit: 1,
+    });
+    expect(checkJsonBounds([1, []], { maxDepth: 1 })?.path).toBe('[1]');
+    // The limit passes, one more level fails.
+    expect(checkJsonBounds(nested(5), { maxDepth: 5 })).toBeUndefined();
+    expect(checkJsonBounds(nested(6), { maxDepth: 5 })).toMatchObject({
+      path: '[0][0][0][0][0]',
+      bound: 'maxDepth',
+    });
+    expect(checkJsonBounds({ a: { b: {} } }, { maxDepth: 3 })).toBeUndefined();
+    expect(checkJsonBounds({ a: { b: { c: {} } } }, { maxDepth: 3 })?.path).toBe('a.b.c');
+  });
+
+  it('maxDepth 0 takes a lone value (no nesting at all) and refuses any array or object', () => {
+    for (const value of [0, 'x', null, true]) expect(checkJsonBounds(value, { maxDepth: 0 })).toBeUndefined();
+    expect(checkJsonBounds({}, { maxDepth: 0 })).toEqual({
+      location: 'body',
+      path: '',
+      message: 'body: expected at most 0 levels of nesting, received more than 0 levels',
+      expected: 'at most 0 levels of nesting',
+      received: 'more than 0 levels',
+      bound: 'maxDepth',
+      limit: 0,
+    });
+    expect(checkJsonBounds([], { maxDepth: 0 })?.bound).toBe('maxDepth');
+  });
+
+  it('walks every container: a problem in the last member, or behind the first, is found', () => {
+    expect(checkJsonBounds({ a: 1, b: 2, c: [1, 2, 3] }, { maxArrayLength: 2 })?.path).toBe('c');
+    expect(checkJsonBounds([[1], [2, 3, 4]], { maxArrayLength: 2 })?.path).toBe('[1]');
+    expect(checkJsonBounds([[[1, 2, 3]], [1]], { maxArrayLength: 2 })?.path).toBe('[0][0]');
+    expect(checkJsonBounds({ a: { b: [1, 2, 3] }, c: [] }, { maxArrayLength: 2 })?.path).toBe('a.b');
+    // Siblings are walked in document order, depth first: the first problem in the text is reported.
+    expect(checkJsonBounds({ a: { x: [1, 2, 3] }, b: [1, 2, 3] }, { maxArrayLength: 2 })?.path).toBe('a.x');
+  });
+
+  it('writes paths of indexes and keys, keys cut after 60 characters', () => {
+    expect(checkJsonBounds({ l: [{ deep: [1, 2, 3] }] }, { maxArrayLength: 2 })?.path).toBe('l[0].deep');
+    expect(checkJsonBounds([[{ deep: [1, 2, 3] }]], { maxArrayLength: 2 })?.path).toBe('[0][0].deep');
+    expect(checkJsonBounds([{ a: { b: {} } }], { maxDepth: 3 })?.path).toBe('[0].a.b');
+    const exactly = 'k'.repeat(60);
+    expect(checkJsonBounds({ [exactly]: [1, 2] }, { maxArrayLength: 1 })?.path).toBe(exactly);
+    expect(checkJsonBounds({ [`${exactly}x`]: [1, 2] }, { maxArrayLength: 1 })?.path).toBe(`${exactly}…`);
+    expect(checkJsonBounds({ a: { [`${exactly}x`]: {} } }, { maxDepth: 2 })?.path).toBe(`a.${exactly}…`);
+  });
+
+  it('takes the defaults for omitted bounds and 400 documents, and the location asked for', () => {
+    expect(checkJsonBounds(new Array(10_001).fill(0))).toMatchObject({
+      bound: 'maxArrayLength',
+      limit: 10_000,
+    });
+    const wide = Object.fromEntries(Array.from({ length: 10_001 }, (_, i) => [`k${i}`, 0]));
+    expect(checkJsonBounds(wide)).toMatchObject({ bound: 'maxMembers', limit: 10_000 });
+    expect(checkJsonBounds(Object.fromEntries(Object.entries(wide).slice(1)))).toBeUndefined();
+    expect(checkJsonBounds(nested(65))).toMatchObject({ bound: 'maxDepth', limit: 64 });
+    // 1 root + 9,999 root items (99 arrays and 9,900 numbers) + 99 × 10,000 items = 1,000,000 values.
+    const million: unknown[] = [
+      ...Array.from({ length: 99 }, () => new Array(10_000).fill(0)),
+      ...new Array(9_900).fill(0),
+    ];
+    expect(checkJsonBounds(million)).toBeUndefined();
+    million.push(0);
+    expect(checkJsonBounds(million)).toMatchObject({ bound: 'maxNodes', limit: 1_000_000 });
+    expect(checkJsonBounds([1, 2], { maxArrayLength: 1, location: 'query' })?.message).toBe(
+      'query: expected at most 1 items, received an array of 2 items',
+    );
+    expect(checkJsonBounds([1, 2], { maxArrayLength: 1 })?.location).toBe('body');
+  });
+
+  it('refuses a bound that is not a whole number 0 or more, naming it; Infinity is no bound', () => {
+    for (const name of ['maxDepth', 'maxArrayLength', 'maxMembers', 'maxNodes'] as const) {
+      for (const bad of [-1, 0.5, Number.NaN, Number.NEGATIVE_INFINITY, 2 ** 53]) {
+        // Whatever the value (a primitive, an array, an object), the bounds are checked first.
+        expect(() => checkJsonBounds([], { [name]: bad })).toThrow(
+          new TypeError(`checkJsonBounds: ${name} must be a whole number, 0 or more, or Infinity`),
+        );
+      }
+      expect(checkJsonBounds(nested(3), { [name]: Number.POSITIVE_INFINITY })).toBeUndefined();
+    }
+  });
+});

@@ -43,9 +43,7 @@ const encoder = new TextEncoder();
 /** Base64 (standard alphabet, padded) of bytes. */
 export function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
+  for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);
 }
 
@@ -55,18 +53,18 @@ export function bytesToBase64(bytes: Uint8Array): string {
  * zero (`YR==` is refused, only `YQ==` decodes to `a`), and each value has one encoding.
  */
 function base64ToBytes(text: string): Uint8Array | undefined {
-  if (text.length === 0 || text.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(text)) return undefined;
   let binary: string;
   try {
+    // `atob` refuses characters outside the alphabet; it forgives missing padding and whitespace,
+    // which the comparison below refuses.
     binary = atob(text);
   } catch {
     return undefined;
   }
-  // This compares the received text with itself re-encoded: it says nothing about the credentials.
+  // Canonical: the text is exactly its bytes encoded again. This compares the received text with
+  // itself re-encoded: it says nothing about the credentials.
   if (btoa(binary) !== text) return undefined;
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }
 
 /**
@@ -83,6 +81,7 @@ export function encodeAuthorization(credentials: WebhookCredentials): string;
  */
 export function encodeAuthorization(credentials: WebhookCredentials | 'none'): string | undefined;
 export function encodeAuthorization(credentials: WebhookCredentials | 'none'): string | undefined {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, 'none'.type and 'none'.value are undefined too.
   if (credentials === 'none') return undefined;
   if (credentials.type === 'basic') {
     return `Basic ${bytesToBase64(encoder.encode(`${credentials.username}:${credentials.password}`))}`;
@@ -90,8 +89,12 @@ export function encodeAuthorization(credentials: WebhookCredentials | 'none'): s
   return credentials.value;
 }
 
-/** What checking an `Authorization` header concluded. */
-export type AuthorizationCheck = 'ok' | 'missing' | 'malformed' | 'invalid';
+/**
+ * What checking an `Authorization` header concluded: only `'ok'` lets a delivery through (the
+ * receiver refuses every other result, one it does not know included). `'control'`: the value holds
+ * a control character (CR, LF, NUL, another C0 character or DEL; a tab is allowed, as in HTTP).
+ */
+export type AuthorizationCheck = 'ok' | 'missing' | 'malformed' | 'control' | 'invalid';
 
 /** The configured credentials, kept only as SHA-256 digests. */
 interface Digests {
@@ -103,12 +106,52 @@ interface Digests {
 /** 1 when two SHA-256 digests are equal, 0 otherwise; looks at every byte (no early exit). */
 function sameDigest(a: Uint8Array, b: Uint8Array): number {
   let diff = 0;
-  for (let i = 0; i < 32; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  a.forEach((byte, i) => {
+    diff |= byte ^ (b[i] as number);
+  });
   return diff === 0 ? 1 : 0;
 }
 
 /** Printable ASCII, space and tab: what an HTTP header value carries unchanged through every server. */
 const HEADER_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
+
+/**
+ * Whether a credential value holds a control character: NUL to US (CR, LF...) but the tab, or DEL.
+ * HTTP allows the tab in a field value and no other of them; a value holding one is refused
+ * wherever it came from (a header value a framework did not check, a configured password).
+ */
+export function hasControlCharacter(value: string): boolean {
+  for (const char of value) {
+    const code = char.charCodeAt(0);
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** `value` without the spaces and tabs (HTTP's optional whitespace) at its start and end; linear. */
+function trimWhitespace(value: string): string {
+  let start = 0;
+  let end = value.length;
+  // Past either end `charCodeAt` is NaN, not blank: each loop stops there.
+  while (isBlank(value.charCodeAt(start))) start++;
+  while (isBlank(value.charCodeAt(end - 1))) end--;
+  // All blank: `start` is the length and `end` 0, and the slice is empty.
+  return value.slice(start, end);
+}
+
+/** A space or a tab. */
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+/** What a configured value is, for an error message that never shows the value itself. */
+function describeValue(value: unknown): string {
+  if (value === '') return 'an empty string';
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}
+
+/** The end of the message for a member that is not a string: the likely cause. */
+const UNSET = ' (is its environment variable set?).';
 
 /**
  * Validates the configured credentials and returns them as a list; throws a `TypeError` that says what
@@ -135,25 +178,38 @@ export function normalizeCredentials(
     const where = `createWebhookReceiver: credentials[${index}]`;
     if (credential === null || typeof credential !== 'object') {
       throw new TypeError(
-        `${where} is not a credential object; expected { type: 'basic', ... } or { type: 'header', ... }.`,
+        `${where} is not a credential object; expected { type: 'basic', ... } or { type: 'header', ... }, received ${describeValue(credential)}.`,
       );
     }
     if (credential.type === 'basic') {
-      if (typeof credential.username !== 'string' || typeof credential.password !== 'string') {
-        throw new TypeError(`${where}: Basic credentials need a string username and a string password.`);
+      for (const member of ['username', 'password'] as const) {
+        const value: unknown = credential[member];
+        if (typeof value !== 'string') {
+          throw new TypeError(
+            `${where}.${member}: expected a string, received ${describeValue(value)}${UNSET}`,
+          );
+        }
+        if (hasControlCharacter(value)) {
+          throw new TypeError(
+            `${where}.${member}: expected no control characters (CR, LF, NUL, DEL...), received a string with one.`,
+          );
+        }
       }
     } else if (credential.type === 'header') {
-      if (typeof credential.value !== 'string' || credential.value.length === 0) {
-        throw new TypeError(`${where}: an Authorization header credential needs a non-empty string value.`);
-      }
-      if (!HEADER_VALUE.test(credential.value)) {
+      const value: unknown = credential.value;
+      if (typeof value !== 'string' || value === '') {
         throw new TypeError(
-          `${where}: the Authorization header value must be printable ASCII without leading or trailing whitespace ` +
+          `${where}.value: expected a non-empty string (the whole Authorization value, scheme included), received ${describeValue(value)}${UNSET}`,
+        );
+      }
+      if (!HEADER_VALUE.test(value)) {
+        throw new TypeError(
+          `${where}.value: the Authorization header value must be printable ASCII without leading or trailing whitespace ` +
             '(HTTP strips surrounding whitespace and servers read other bytes differently, so it could never match).',
         );
       }
     } else {
-      throw new TypeError(`${where}: unknown type; expected 'basic' or 'header'.`);
+      throw new TypeError(`${where}.type: unknown type; expected 'basic' or 'header'.`);
     }
   });
   return list;
@@ -187,29 +243,30 @@ export function checkAuthorization(
   digests: CredentialDigests,
 ): AuthorizationCheck {
   if (digests.none) return 'ok';
-  const received = header?.trim() ?? '';
+  if (header === undefined) return 'missing';
+  // Nothing is trimmed but HTTP's optional whitespace: a value with CR, LF, NUL... never verifies.
+  if (hasControlCharacter(header)) return 'control';
+  const received = trimWhitespace(header);
   if (received === '') return 'missing';
 
   let basicBytes: Uint8Array | undefined;
   let malformedBasic = false;
-  const basic = /^basic(?:[ \t]+(.*))?$/is.exec(received);
+  // The scheme, then spaces or tabs and the token (`Basic` alone has an empty token).
+  const basic = /^basic(?:[ \t]+|$)(.*)/is.exec(received);
   if (basic) {
-    const decoded = base64ToBytes((basic[1] ?? '').trim());
+    const decoded = base64ToBytes(basic[1] as string);
     if (decoded?.includes(0x3a)) basicBytes = decoded;
     else malformedBasic = true;
   }
 
+  // Both digests are computed and compared with every credential, whatever is configured.
   let matched = 0;
-  if (digests.header.length > 0) {
-    const receivedDigest = sha256(encoder.encode(received));
-    for (const digest of digests.header) matched |= sameDigest(receivedDigest, digest);
-  }
-  if (digests.basic.length > 0) {
-    // Without a decodable Basic header, hash the empty string: no configured user-pass (which always
-    // holds a colon) has that digest, and the comparisons still run.
-    const receivedDigest = sha256(basicBytes ?? new Uint8Array(0));
-    for (const digest of digests.basic) matched |= sameDigest(receivedDigest, digest);
-  }
+  const headerDigest = sha256(encoder.encode(received));
+  for (const digest of digests.header) matched |= sameDigest(headerDigest, digest);
+  // Without a decodable Basic header, hash the empty string: no configured user-pass (which always
+  // holds a colon) has that digest, and the comparisons still run.
+  const basicDigest = sha256(basicBytes ?? new Uint8Array(0));
+  for (const digest of digests.basic) matched |= sameDigest(basicDigest, digest);
   if (matched === 1) return 'ok';
   return malformedBasic && digests.basic.length > 0 ? 'malformed' : 'invalid';
 }

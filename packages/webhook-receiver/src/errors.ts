@@ -16,7 +16,10 @@ export const WEBHOOK_ERROR_STATUS = {
   missing_credentials: 401,
   /** The `Authorization` header matches none of the configured credentials. */
   invalid_credentials: 401,
-  /** The `Authorization` header uses the Basic scheme but is not base64 of `username:password`. */
+  /**
+   * The `Authorization` header uses the Basic scheme but is not base64 of `username:password`, or it
+   * holds a control character (CR, LF, NUL, another C0 character or DEL; a tab is allowed).
+   */
   malformed_authorization: 400,
   /** The `Content-Type` is missing or is not JSON. */
   unsupported_media_type: 415,

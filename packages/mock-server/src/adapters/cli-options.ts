@@ -49,8 +49,17 @@ export interface ServeOptions {
   sizes: SeedSizes;
   /** The snapshot to start from (with the primary account's keys replaced when both were given), and its file. */
   state?: { file: string; snapshot: MockState };
-  /** The primary account's key pair for generated data (absent with a snapshot). */
+  /**
+   * The primary account's key pair: `--access-key`/`--secret-key`, else the demo pair for generated
+   * data on loopback; absent otherwise (off loopback the mock draws random pairs; a snapshot on
+   * loopback keeps its own).
+   */
   primaryKeys?: { accessKey: string; secretKey: string };
+  /**
+   * `--keep-state-keys`: off loopback, a snapshot (`--state`, `PUT /__mock/state`) keeps its key pairs
+   * instead of getting random ones. Present only when given.
+   */
+  keepStateKeys?: true;
   /** Delay of every API answer, milliseconds. */
   delayMs?: number;
   /** Enforce the service's rate limit. */
@@ -184,6 +193,7 @@ export function parseCommandLine(
         'access-key': { type: 'string' },
         'secret-key': { type: 'string' },
         state: { type: 'string' },
+        'keep-state-keys': { type: 'boolean' },
         delay: { type: 'string' },
         'rate-limit': { type: 'boolean' },
         quiet: { type: 'boolean' },
@@ -314,8 +324,10 @@ export function parseCommandLine(
     if (primary && keys) primary.account = { ...primary.account, ...keys };
     state = { file: stateFile, snapshot };
   }
-  // Off loopback, the demo keys (the same in every mock) would let anyone in: random pairs instead.
-  const primaryKeys = state ? undefined : (keys ?? (loopback ? { ...DEMO_KEYS } : undefined));
+  // Off loopback, the demo keys (the same in every mock) would let anyone in: random pairs instead
+  // (a snapshot's too, unless --keep-state-keys); given keys still win for the primary account.
+  const primaryKeys = keys ?? (state || !loopback ? undefined : { ...DEMO_KEYS });
+  const keepStateKeys = values['keep-state-keys'] === true;
 
   return {
     kind: 'serve',
@@ -326,6 +338,7 @@ export function parseCommandLine(
       sizes,
       ...(state ? { state } : {}),
       ...(primaryKeys ? { primaryKeys } : {}),
+      ...(keepStateKeys ? { keepStateKeys: true as const } : {}),
       ...(delayMs !== undefined ? { delayMs } : {}),
       rateLimit: values['rate-limit'] === true,
       quiet: values.quiet === true,

@@ -25,11 +25,21 @@ export interface ListenOptions extends MockOptions {
    * bound to `0.0.0.0` or `::`) or one of these; others get 403 (a guard against DNS rebinding).
    */
   allowedHosts?: readonly string[];
-  /** How long a client may take to send a request's headers, ms (`server.headersTimeout`). Default 20,000. */
+  /**
+   * How long a client may take to send a request's headers, ms (`server.headersTimeout`; past it: 408
+   * and the connection closed, within a second). Default 20,000.
+   */
   headersTimeoutMs?: number;
-  /** How long a client may take to send a whole request, ms (`server.requestTimeout`). Default 120,000. */
+  /**
+   * How long a client may take to send a whole request, ms (`server.requestTimeout`; past it: 408 and
+   * the connection closed, within a second). Default 120,000.
+   */
   requestTimeoutMs?: number;
-  /** How long an idle keep-alive connection stays open, ms (`server.keepAliveTimeout`). Default 5,000. */
+  /**
+   * How long an idle keep-alive connection stays open, ms (`server.keepAliveTimeout`, advertised in
+   * `Keep-Alive: timeout=`; Node closes it one second later, so that a client reusing it at the limit
+   * is not cut off). Default 5,000.
+   */
   keepAliveTimeoutMs?: number;
   /**
    * How long a connection may stay silent (no byte either way, e.g. one that never sends a request)
@@ -75,6 +85,26 @@ export const DEFAULT_SERVER_TIMEOUTS = Object.freeze({
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 60_000,
 });
+
+/**
+ * How often the standalone server checks the headers and whole-request timeouts, at most, ms. Node
+ * checks them on a timer (`connectionsCheckingInterval`, 30 s by default, so a 2 s headers timeout
+ * fired at up to 32 s); `listen` sets it to the smallest of these two timeouts, between
+ * {@link MIN_CONNECTIONS_CHECK_MS} and this, so each fires within a second of its setting.
+ */
+export const MAX_CONNECTIONS_CHECK_MS = 1_000;
+
+/** How often the standalone server checks its connections' timeouts, at least, ms (a floor for tiny timeouts). */
+export const MIN_CONNECTIONS_CHECK_MS = 50;
+
+/**
+ * The interval of Node's connection checks for these timeouts (0 or less: off): the smallest, between
+ * {@link MIN_CONNECTIONS_CHECK_MS} and {@link MAX_CONNECTIONS_CHECK_MS}.
+ */
+export function connectionsCheckInterval(headersTimeoutMs: number, requestTimeoutMs: number): number {
+  const set = [headersTimeoutMs, requestTimeoutMs].filter((ms) => ms > 0);
+  return Math.floor(Math.max(MIN_CONNECTIONS_CHECK_MS, Math.min(MAX_CONNECTIONS_CHECK_MS, ...set)));
+}
 
 /**
  * `listen` refuses a non-loopback bind whose control plane is open (neither a control token nor
@@ -259,9 +289,14 @@ export async function listen(options: ListenOptions = {}): Promise<RunningMockSe
     ...(onRequest ? { onRequest } : {}),
     allowedHosts: allowedHostNames(host, allowedHosts, interfaceAddresses),
   });
-  const server = createServer((req, res) => {
-    void listener(req, res);
-  });
+  // The headers and whole-request timeouts are checked on this timer (the idle and keep-alive ones are
+  // socket timers, on time already).
+  const server = createServer(
+    { connectionsCheckingInterval: connectionsCheckInterval(headersTimeoutMs, requestTimeoutMs) },
+    (req, res) => {
+      void listener(req, res);
+    },
+  );
   server.headersTimeout = headersTimeoutMs;
   server.requestTimeout = requestTimeoutMs;
   server.keepAliveTimeout = keepAliveTimeoutMs;

@@ -1,11 +1,22 @@
 /** Control routes: `GET` and `POST /__mock/clock`. @module */
 import * as z from 'zod';
+import { expectedOf, rangeSchema } from '../errors/ranges.js';
+import { CLOCK_ADVANCE_RANGE, CLOCK_RANGE, checkMove, instantOf } from '../pipeline/clock.js';
 import { type ControlRoute, ok } from './route.js';
 
-/** Body of `POST /__mock/clock`: stop it at `now`, move it by `advanceMs`, or `resume` it. */
+/**
+ * Body of `POST /__mock/clock`: stop it at `now` (ISO 8601 or epoch milliseconds, from
+ * 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z), move it by `advanceMs` (at most
+ * 315,360,000,000 either way, to an instant in that range), or `resume` it. Out of range: 400 naming
+ * the member, the range and what came; nothing changes.
+ */
 export const ClockBody = z.strictObject({
-  now: z.union([z.iso.datetime(), z.number().int()]).optional(),
-  advanceMs: z.number().int().min(-315_360_000_000).max(315_360_000_000).optional(),
+  now: z
+    .union([z.iso.datetime(), rangeSchema(CLOCK_RANGE)], {
+      error: `expected an ISO 8601 instant (2026-01-15T12:00:00.000Z) or ${expectedOf(CLOCK_RANGE)}`,
+    })
+    .optional(),
+  advanceMs: rangeSchema(CLOCK_ADVANCE_RANGE).optional(),
   resume: z.boolean().optional(),
 });
 
@@ -24,8 +35,13 @@ export const clockRoutes: readonly ControlRoute[] = [
     body: ClockBody,
     handler: ({ plane, body }) => {
       const parsed = body as z.output<typeof ClockBody>;
+      // Checked in full before anything changes: a 400 leaves the clock as it was.
+      const at = parsed.now === undefined ? undefined : instantOf(parsed.now);
+      if (parsed.advanceMs !== undefined && (at !== undefined || !parsed.resume)) {
+        checkMove(at ?? plane.clock.now(), parsed.advanceMs);
+      }
       if (parsed.resume) plane.clock.resume();
-      if (parsed.now !== undefined) plane.clock.set(parsed.now);
+      if (at !== undefined) plane.clock.set(at);
       if (parsed.advanceMs !== undefined) plane.clock.advance(parsed.advanceMs);
       return ok({ now: new Date(plane.clock.now()).toISOString() });
     },

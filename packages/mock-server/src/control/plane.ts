@@ -8,13 +8,12 @@
 import { stripUndefined } from '../core/objects.js';
 import { IntegrationCreateBody, IntegrationUpdateBody } from '../domain/webhooks.js';
 import { notFound, parseOr400 } from '../errors.js';
-import { toRateLimit } from '../pipeline/rate-limit.js';
-import type { MockState } from '../store/state.js';
+import { controlRateLimit } from './rate-limit.js';
 import type { ControlBodyReader, ControlDeps, ControlPlane, CoreView } from './route.js';
 import { dispatchControl } from './router.js';
 import { CONTROL_ROUTES } from './routes.js';
 import { SeedBody } from './seed.js';
-import { StateSchema } from './state.js';
+import { checkSnapshot } from './state.js';
 import { PolicyBody } from './webhooks.js';
 
 /** Builds the control plane of a core. */
@@ -28,7 +27,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
       deps.reseed(body.seed, stripUndefined(body.sizes ?? {}));
     },
     getState: () => core.store.toState(),
-    setState: (state) => deps.setState(parseOr400(StateSchema, state) as unknown as MockState),
+    setState: (state) => deps.setState(checkSnapshot(state)),
     accounts: () => core.accounts(),
     journal: (limit) => deps.journal.list(limit),
     clearJournal: () => deps.journal.clear(),
@@ -58,7 +57,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
       setPolicy: (policy) => core.webhooks.setPolicy(stripUndefined(parseOr400(PolicyBody, policy))),
       runDue: () => core.webhooks.runDue(),
     },
-    setRateLimit: (limit) => deps.rateLimiter.set(toRateLimit(limit)),
+    setRateLimit: (limit) => deps.rateLimiter.set(controlRateLimit(limit)),
     // `body` is the parsed body, or a reader (the core passes one, so that the body is read only once
     // a route matched, with the route's size limit).
     handle: (method, path, query, body, _requestId, http) =>

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { IacStack, WebhookPayload, WorkspaceRun } from '@iacm/sdk/contract';
+import type { IacStack, JsonBounds, WebhookPayload, WorkspaceRun } from '@iacm/sdk/contract';
 import type * as z from 'zod';
 import type { MockResponse } from '../core/http.js';
 import type { GuardrailEvaluation } from '../domain/evaluate.js';
@@ -46,7 +46,10 @@ export interface ControlPlane {
   faults(): Fault[];
   /** Removes every fault. */
   clearFaults(): void;
-  /** Turns the rate limit on (`true` = 500 per 60 s, or a custom limit) or off (`false`). */
+  /**
+   * Turns the rate limit on (`true` = 500 per 60 s, or a custom limit: `limit` 1 to 1,000,000,
+   * `windowSeconds` 1 to 86,400) or off (`false`); 400 naming the member out of range.
+   */
   setRateLimit(limit: boolean | { limit: number; windowSeconds: number }): void;
   /** Simulates a CI run on a workspace: the created run and the guardrail evaluation. */
   simulateRun(
@@ -83,8 +86,11 @@ export interface ControlPlane {
   ): Promise<MockResponse>;
 }
 
-/** Reads a control request's body with a size limit (bytes): the parsed body, or rejects with 413, 415 or 400. */
-export type ControlBodyReader = (limit: number) => Promise<unknown>;
+/**
+ * Reads a control request's body with a size limit (bytes) and the shape bounds of its JSON (the
+ * contract's defaults when not given): the parsed body, or rejects with 413, 415 or 400.
+ */
+export type ControlBodyReader = (limit: number, jsonBounds?: JsonBounds) => Promise<unknown>;
 
 /** The control plane's view of webhook integrations and deliveries. */
 export interface WebhookControl {
@@ -179,6 +185,12 @@ export interface ControlRoute {
    * {@link DEFAULT_CONTROL_BODY_BYTES}; the snapshot routes take more.
    */
   readonly maxBodyBytes?: number;
+  /**
+   * The shape bounds of this route's JSON body (nesting, list length, values in all); default the
+   * contract's `DEFAULT_JSON_BOUNDS` (64 levels, 10,000 entries per list, 1,000,000 values). The
+   * snapshot route takes longer lists.
+   */
+  readonly jsonBounds?: JsonBounds;
   /** Answers the request. */
   readonly handler: (ctx: ControlContext) => MockResponse | Promise<MockResponse>;
 }

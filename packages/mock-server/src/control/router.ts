@@ -70,7 +70,7 @@ const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * Matches, then runs the handler. The body is read (`readBody`, which may reject with 413, 415 or
- * 400) only once a route matched, with that route's size limit, and only for a method that carries
+ * 400) only once a route matched, with that route's size limit and JSON bounds, and only for a method that carries
  * one (POST, PUT, PATCH): so an unknown path answers 404 and `GET /__mock/clock` 200 whatever body
  * came with them. A route with a body schema validates the body before its handler runs (400 naming
  * each bad field).
@@ -89,7 +89,7 @@ export async function dispatchControl(
   const { readBody, contentType, ...rest } = context;
   if (contentType !== null) checkControlContentType(method, contentType);
   const raw = BODY_METHODS.has(method)
-    ? await readBody(route.maxBodyBytes ?? DEFAULT_CONTROL_BODY_BYTES)
+    ? await readBody(route.maxBodyBytes ?? DEFAULT_CONTROL_BODY_BYTES, route.jsonBounds)
     : undefined;
   const body = route.body ? parseOr400(route.body, raw === undefined ? {} : raw) : raw;
   return route.handler({ ...rest, params, body });

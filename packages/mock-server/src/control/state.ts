@@ -1,9 +1,17 @@
-/** Control routes: `GET` and `PUT /__mock/state`, snapshots of the whole state. @module */
+/**
+ * Control routes: `GET` and `PUT /__mock/state`, snapshots of the whole state, and the one check of a
+ * snapshot ({@link checkSnapshot}) that `PUT /__mock/state`, `control.setState` and the `state`
+ * option share.
+ *
+ * @module
+ */
 import {
   Backend,
+  checkJsonBounds,
   Event,
   GuardrailRule,
   IacStack,
+  type JsonBounds,
   Module,
   ObjectId,
   Repository,
@@ -11,7 +19,10 @@ import {
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import type { MockState } from '../store/state.js';
+import { rangeSchema } from '../errors/ranges.js';
+import { HttpError, parseOr400 } from '../errors.js';
+import { SIZE_MAXIMA } from '../store/seed/limits.js';
+import type { MockState, SeedSizes } from '../store/state.js';
 import { type ControlRoute, ok } from './route.js';
 
 const MockAccountSchema = z.strictObject({
@@ -21,11 +32,22 @@ const MockAccountSchema = z.strictObject({
   secretKey: z.string().min(1),
 });
 
+/** One seed size of a snapshot: a whole number from 0 to its documented maximum (`SIZE_MAXIMA`). */
+const size = (name: keyof SeedSizes) => rangeSchema({ min: 0, max: SIZE_MAXIMA[name] }).optional();
+
 /** A snapshot, as `PUT /__mock/state` checks it. */
 export const StateSchema = z.strictObject({
   version: z.literal(1),
   seed: z.union([z.number(), z.string()]),
-  sizes: z.record(z.string(), z.number()),
+  sizes: z.strictObject({
+    accounts: size('accounts'),
+    workspaces: size('workspaces'),
+    runsPerWorkspace: size('runsPerWorkspace'),
+    rules: size('rules'),
+    stacks: size('stacks'),
+    events: size('events'),
+    integrations: size('integrations'),
+  }),
   accounts: z
     .array(
       z.strictObject({
@@ -51,8 +73,91 @@ export const StateSchema = z.strictObject({
     .min(1),
 });
 
-/** The largest snapshot `PUT /__mock/state` takes, bytes (256 MiB: a state of the largest documented sizes). */
+/**
+ * The largest snapshot, bytes of JSON (256 MiB): what `PUT /__mock/state` takes and `GET
+ * /__mock/state` gives (a larger state answers 409). About 14,000 workspaces with their runs (6 at
+ * most each) and 140,000 events; a state generated from larger sizes is made again from its seed and
+ * sizes instead (`POST /__mock/seed`, `--seed`, the `seed` and `sizes` options), which give the same
+ * data.
+ */
 export const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The shape bounds of a snapshot's JSON: nesting 64 levels deep (as any body), and lists, objects and
+ * values in all up to what {@link MAX_SNAPSHOT_BYTES} can hold (each value takes 2 bytes at least):
+ * the byte limit is the bound, so that every snapshot `GET /__mock/state` gives is taken back (a
+ * snapshot holds lists of up to a million events, where a request body's lists stop at 10,000).
+ */
+export const STATE_JSON_BOUNDS: Readonly<Required<Omit<JsonBounds, 'location'>>> = Object.freeze({
+  maxDepth: 64,
+  maxArrayLength: MAX_SNAPSHOT_BYTES / 2,
+  maxMembers: MAX_SNAPSHOT_BYTES / 2,
+  maxNodes: MAX_SNAPSHOT_BYTES / 2,
+});
+
+/**
+ * Checks a snapshot, the one check that `PUT /__mock/state`, `control.setState` and the `state`
+ * option (`createMockServer({ state })`, `new MockCore({ state })`, `--state`) share: its shape
+ * within {@link STATE_JSON_BOUNDS}, then every record by the contract's schemas. Answers the
+ * snapshot as parsed.
+ * @throws HttpError 400 `validation_failed` naming the first bad record and field (`body.accounts[0].workspaces[1].repoUrl: expected string, received nothing`).
+ */
+export function checkSnapshot(state: unknown): MockState {
+  const problem = checkJsonBounds(state, STATE_JSON_BOUNDS);
+  if (problem) {
+    const { location, path, message, expected, received } = problem;
+    throw new HttpError(400, 'validation_failed', message, {
+      issues: [{ location, path, message, expected, received }],
+    });
+  }
+  return parseOr400(StateSchema, state) as unknown as MockState;
+}
+
+/** Node's `Buffer`, when there is one (the core also runs in browsers, under MSW). */
+const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
+
+/** The UTF-8 length of JSON text, bytes (`JSON.stringify` writes lone surrogates as `\u` escapes). */
+function utf8Length(text: string): number {
+  if (nodeBuffer) return nodeBuffer.byteLength(text);
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 1; // a surrogate pair: 4 bytes for 2 code units
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/**
+ * How many bytes `JSON.stringify(value)` takes (at least that many: a member whose value is
+ * `undefined` is counted though not written), without making the whole text: the state, its accounts
+ * and their lists member by member, each record (four levels down) on its own. Stops as soon as the
+ * count passes `limit` (the text of a large state would not fit in one string).
+ */
+export function snapshotBytes(value: unknown, limit: number, depth = 0): number {
+  if (depth >= 4 || typeof value !== 'object' || value === null) {
+    const text = JSON.stringify(value);
+    return text === undefined ? 0 : utf8Length(text);
+  }
+  // The brackets, and a comma between two entries.
+  let bytes = 1;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      bytes += snapshotBytes(item, limit - bytes, depth + 1) + 1;
+      if (bytes > limit) return bytes;
+    }
+  } else {
+    for (const [key, member] of Object.entries(value)) {
+      bytes += utf8Length(JSON.stringify(key)) + 2 + snapshotBytes(member, limit - bytes, depth + 1);
+      if (bytes > limit) return bytes;
+    }
+  }
+  return bytes === 1 ? 2 : bytes;
+}
 
 /** The snapshot routes. */
 export const stateRoutes: readonly ControlRoute[] = [
@@ -60,16 +165,26 @@ export const stateRoutes: readonly ControlRoute[] = [
     method: 'GET',
     path: '/__mock/state',
     summary: 'the whole state as JSON',
-    handler: ({ plane }) => ok(plane.getState()),
+    handler: ({ plane }) => {
+      const state = plane.getState();
+      if (snapshotBytes(state, MAX_SNAPSHOT_BYTES) > MAX_SNAPSHOT_BYTES) {
+        throw new HttpError(
+          409,
+          'conflict',
+          `the state is larger than a snapshot can be (${MAX_SNAPSHOT_BYTES} bytes of JSON, what PUT /__mock/state and --state take): make it again from its seed and sizes instead (POST /__mock/seed with ${JSON.stringify({ seed: state.seed, sizes: state.sizes }).slice(0, 300)})`,
+        );
+      }
+      return ok(state);
+    },
   },
   {
     method: 'PUT',
     path: '/__mock/state',
     summary: 'load a snapshot',
-    body: StateSchema,
     maxBodyBytes: MAX_SNAPSHOT_BYTES,
+    jsonBounds: STATE_JSON_BOUNDS,
     handler: ({ deps, body }) => {
-      deps.setState(body as unknown as MockState);
+      deps.setState(checkSnapshot(body));
       return ok({ status: 'loaded' });
     },
   },

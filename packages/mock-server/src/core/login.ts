@@ -27,7 +27,8 @@ export interface LoginAnswer {
 /**
  * The default throttle of failed logins: at most 20 failed logins per access key in any 60 seconds
  * of the mock's clock (the next one is refused with 429 and `Retry-After` until the oldest leaves
- * the window), for at most 10,000 access keys at once.
+ * the window), for at most 10,000 access keys at once (while 10,000 keys have failures in their
+ * window, a login with any other access key is refused with 429 until one of those windows empties).
  */
 export const DEFAULT_LOGIN_THROTTLE = Object.freeze({ maxFailures: 20, windowSeconds: 60, maxKeys: 10_000 });
 
@@ -39,7 +40,11 @@ export type LoginThrottleOption =
       maxFailures?: number;
       /** The window, seconds of the mock's clock (1 to 86,400). Default 60. */
       windowSeconds?: number;
-      /** Access keys tracked at once (1 to 1,000,000); beyond it, the least recent is forgotten. Default 10,000. */
+      /**
+       * Access keys tracked at once (1 to 1,000,000). A key is forgotten only when its window is
+       * empty (or it logs in, or on reset): while this many keys have failures in their window, a
+       * login with another access key is refused with 429. Default 10,000.
+       */
       maxKeys?: number;
     };
 
@@ -80,9 +85,13 @@ export function toLoginThrottle(option: LoginThrottleOption | undefined): LoginT
  * Failed logins per access key, on the mock's clock: past `maxFailures` in any window, a login
  * with that access key (whether the key exists or not, so the answer tells nothing about it) is
  * refused with 429 `rate_limited` and `Retry-After` before any key is compared. A successful
- * login forgets the key's failures; a key whose window is empty is forgotten; at most `maxKeys`
- * keys are tracked (beyond it, those with empty windows go first, then the least recent).
- * `reset()` forgets every key.
+ * login forgets the key's failures; a key whose window is empty is forgotten; `reset()` forgets
+ * every key. At most `maxKeys` keys are tracked, and a key with failures in its window is never
+ * forgotten to make room (that would give it `maxFailures` fresh guesses): while the table is full
+ * of such keys, a login with an access key it does not hold is refused with 429 (`Retry-After`:
+ * until the earliest of those windows empties). So no sequence of logins, whatever its access keys,
+ * gets more than `maxFailures` guesses at one access key in a window; memory stays within
+ * `maxKeys` keys of at most 512 characters, each with at most `maxFailures` times.
  */
 export class LoginThrottle {
   readonly #setting: LoginThrottleSetting | undefined;
@@ -92,7 +101,9 @@ export class LoginThrottle {
   /** Creates a throttle with its setting (`undefined`: off), as {@link toLoginThrottle} gives it. */
   constructor(setting: LoginThrottleSetting | undefined) {
     this.#setting = setting && { ...setting };
-    this.#failures = setting && new WindowCounter({ windowMs: setting.windowMs, maxKeys: setting.maxKeys });
+    this.#failures =
+      setting &&
+      new WindowCounter({ windowMs: setting.windowMs, maxKeys: setting.maxKeys, whenFull: 'refuse' });
   }
 
   /** The setting (`undefined`: off). */
@@ -108,19 +119,24 @@ export class LoginThrottle {
   /**
    * Counts a login attempt with `accessKey` at `now` as a failure until {@link succeeded} says
    * otherwise (counted first, so concurrent attempts cannot pass the limit together); throws 429
-   * with `Retry-After` when the key already has `maxFailures` in the window.
+   * with `Retry-After` when the key already has `maxFailures` in the window, or when it is not
+   * tracked and `maxKeys` keys with failures in their window are.
    */
   attempt(accessKey: string, now: number): void {
     const setting = this.#setting;
     if (!setting || !this.#failures) return;
-    const waitMs = this.#failures.take(accessKey, now, setting.maxFailures);
-    if (waitMs === undefined) return;
-    const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+    const count = this.#failures.count(accessKey, now, setting.maxFailures);
+    if (count.counted) return;
+    const retryAfter = Math.ceil(count.waitMs / 1000);
+    const seconds = setting.windowMs / 1000;
+    const why =
+      count.reason === 'limit'
+        ? `too many failed logins with this access key (at most ${setting.maxFailures} per ${seconds} s)`
+        : `too many access keys with failed logins (${setting.maxKeys} have failures in the last ${seconds} s, the most the mock tracks)`;
     throw new HttpError(
       429,
       'rate_limited',
-      `too many failed logins with this access key (at most ${setting.maxFailures} per ` +
-        `${setting.windowMs / 1000} s); retry after ${retryAfter} s (POST /__mock/reset clears the count)`,
+      `${why}; retry after ${retryAfter} s (POST /__mock/reset clears the count)`,
       { headers: { 'retry-after': String(retryAfter) } },
     );
   }

@@ -1,6 +1,8 @@
 import { type ControlAccess, checkControlAccess } from '../control/access.js';
 import { createControlPlane } from '../control/plane.js';
-import type { ControlPlane } from '../control/route.js';
+import type { ControlBodyReader, ControlPlane } from '../control/route.js';
+import { checkSnapshot } from '../control/state.js';
+import { type AccountLimits, toAccountLimits } from '../domain/caps.js';
 import { type DeliveryPolicy, toDeliveryPolicy } from '../domain/delivery-policy.js';
 import { dryRunGuardrails } from '../domain/dry-run.js';
 import { EventRecorder } from '../domain/events.js';
@@ -63,7 +65,10 @@ export interface MockOptions {
   seed?: number | string;
   /** Sizes of the generated data (merged with the defaults). */
   sizes?: Partial<SeedSizes>;
-  /** Start from this snapshot instead of generating data. */
+  /**
+   * Start from this snapshot instead of generating data. Checked as `control.setState` and `PUT
+   * /__mock/state` check one: an `HttpError` 400 naming the first bad record and field.
+   */
   state?: MockState;
   /**
    * Called while data is generated (at the start, and again on `reset()` and `seed()`), for a
@@ -80,11 +85,15 @@ export interface MockOptions {
   /** How many requests the journal keeps (oldest dropped first). Default 500. */
   journalLimit?: number;
   /**
-   * How many bytes the journal keeps (its entries' approximate JSON size; oldest dropped first).
-   * Default 16 MiB.
+   * How many bytes of memory the journal's entries take at most (oldest dropped first): each entry is
+   * kept as JSON text and counted as 2 bytes per character plus a fixed overhead, at least what it
+   * takes in the heap. Default 16 MiB.
    */
   journalMaxBytes?: number;
-  /** The largest request body the journal keeps; larger ones are written as `[too large to keep: ...]`. Default 64 KiB. */
+  /**
+   * The largest request body the journal keeps, in characters of its redacted JSON text; larger ones
+   * are written as `[too large to keep: ...]`. Default 64 KiB.
+   */
   journalBodyBytes?: number;
   /** A delay added to every API answer, milliseconds. Default 0. */
   delayMs?: number;
@@ -104,6 +113,12 @@ export interface MockOptions {
    * naming the bound.
    */
   retention?: Partial<RetentionBounds>;
+  /**
+   * Per-account caps on what the API adds, each a 409 `conflict` naming it past its limit:
+   * `rulesPerAccount` (10,000), `ruleBytesPerAccount` (128 MiB), `notificationsPerAccount` (20,000). A
+   * loaded state that holds more is kept whole. Out of range: a `RangeError` naming the cap.
+   */
+  limits?: Partial<AccountLimits>;
   /** A rate limit per client address; off by default. `true` is the service's 500 per 60 s. */
   rateLimit?: boolean | { limit: number; windowSeconds: number };
   /** The largest API request body, bytes (413 beyond, before it is read in full). Default 1 MiB. */
@@ -136,11 +151,18 @@ export interface MockOptions {
    */
   controlToken?: string;
   /**
-   * Give every account a random key pair (from `crypto.getRandomValues`) instead of the seed's, kept
-   * across resets and reseeds (`primaryKeys` still wins for the primary account). `listen` turns it
-   * on for a non-loopback bind. Default `false`: the seeded pairs are documented test fixtures.
+   * Give every account a random key pair (from `crypto.getRandomValues`) instead of the seed's or a
+   * snapshot's (`state`, `setState`, `PUT /__mock/state`: a snapshot saved from a loopback mock holds
+   * the public demo pairs), kept across resets and reseeds (`primaryKeys` still wins for the primary
+   * account). `listen` turns it on for a non-loopback bind. Default `false`: the seeded pairs are
+   * documented test fixtures.
    */
   randomKeyPairs?: boolean;
+  /**
+   * With `randomKeyPairs`, a snapshot keeps its own key pairs (the CLI's `--keep-state-keys`): whoever
+   * has the snapshot can log in. Default `false`.
+   */
+  keepStateKeys?: boolean;
 }
 
 /** Where the data comes from: a seed and sizes, or a snapshot (kept as JSON so each load gets fresh records). */
@@ -159,6 +181,8 @@ interface StartConfiguration {
   readonly deliveryPolicy: DeliveryPolicy;
   /** The retention bounds. */
   readonly retention: RetentionBounds;
+  /** The per-account caps. */
+  readonly limits: AccountLimits;
   /** The delay added to every API answer, milliseconds. */
   readonly delayMs: number;
   /** The journal's bounds. */
@@ -180,11 +204,12 @@ function startConfiguration(options: MockOptions): StartConfiguration {
   }
   return Object.freeze({
     data: options.state
-      ? { snapshot: JSON.stringify(options.state) }
+      ? { snapshot: JSON.stringify(checkSnapshot(options.state)) }
       : { seed: options.seed ?? DEFAULT_SEED, sizes: { ...DEFAULT_SIZES, ...options.sizes } },
     rateLimit: toRateLimit(options.rateLimit),
     deliveryPolicy: toDeliveryPolicy(options.deliveryPolicy),
     retention: toRetentionBounds(options.retention),
+    limits: toAccountLimits(options.limits),
     delayMs: options.delayMs ?? 0,
     journal: {
       limit: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
@@ -306,7 +331,7 @@ export class MockCore {
       rateLimiter: this.#rateLimiter,
       reset: () => this.#reset(),
       reseed: (seed, sizes) => this.#load({ seed, sizes: { ...DEFAULT_SIZES, ...sizes } }),
-      setState: (state) => this.#install(state),
+      setState: (state) => this.#install(this.#ownKeyPairs(state, true)),
     });
   }
 
@@ -383,7 +408,8 @@ export class MockCore {
 
   #load(source: DataSource): void {
     if ('snapshot' in source) {
-      this.#install(JSON.parse(source.snapshot) as MockState);
+      const state = JSON.parse(source.snapshot) as MockState;
+      this.#install(this.#ownKeyPairs(state, true));
       return;
     }
     const { state, runs, events } = generateLazyState({
@@ -391,19 +417,27 @@ export class MockCore {
       sizes: source.sizes,
       onProgress: this.#options.onSeedProgress,
     });
-    if (this.#options.randomKeyPairs) {
-      state.accounts.forEach((account, index) => {
-        account.account = { ...account.account, ...this.#randomKeyPair(index) };
-      });
-    }
-    const primary = state.accounts[0];
-    if (primary && this.#options.primaryKeys) {
-      primary.account = { ...primary.account, ...this.#options.primaryKeys };
-    }
     this.#install(
-      state,
+      this.#ownKeyPairs(state, false),
       state.accounts.map((_, index) => ({ runs: runs[index], events: events[index] })),
     );
+  }
+
+  /**
+   * Gives the accounts of a state about to be installed their key pairs: with `randomKeyPairs` the
+   * random ones, then `primaryKeys` for the primary account. A snapshot keeps its own pairs without
+   * `randomKeyPairs` or with `keepStateKeys`. Answers the state with its accounts replaced (the
+   * given one is not changed).
+   */
+  #ownKeyPairs<S extends { accounts: Array<{ account: MockAccount }> }>(state: S, snapshot: boolean): S {
+    const { randomKeyPairs, keepStateKeys, primaryKeys } = this.#options;
+    if (snapshot && (!randomKeyPairs || keepStateKeys)) return state;
+    const accounts = state.accounts.map((entry, index) => {
+      const given = index === 0 ? primaryKeys : undefined;
+      const random = randomKeyPairs ? this.#randomKeyPair(index) : undefined;
+      return given || random ? { ...entry, account: { ...entry.account, ...random, ...given } } : entry;
+    });
+    return { ...state, accounts };
   }
 
   /** Random key pairs by account position, drawn once and kept across resets and reseeds. */
@@ -443,6 +477,7 @@ export class MockCore {
     encodeCursor: (hash, last) => this.#cursor.encode(hash, last),
     decodeCursor: (token, hash) => this.#cursor.decode(token, hash),
     events: this.#events,
+    limits: () => this.#start.limits,
   };
 
   /**
@@ -465,11 +500,12 @@ export class MockCore {
       const line = readRequestLine(request);
       if (line.control) {
         await checkControlAccess(request, this.#start.controlAccess);
+        body.trust();
         response = await this.control.handle(
           line.method,
           line.path,
           line.query,
-          (limit: number) => body.value(limit),
+          ((limit, jsonBounds) => body.value(limit, { jsonBounds })) satisfies ControlBodyReader,
           requestId,
           { contentType: readHeader(request.headers, 'content-type') },
         );
@@ -483,9 +519,9 @@ export class MockCore {
     // history the reset cleared: the journal starts empty, as in a fresh mock.
     if (this.#resets === resets) {
       // Only a body a stage read is recorded: a request refused before the body stage (429, 401, 404,
-      // 413) is journalled with `[not read]`, its body never parsed.
-      const read = body.read ? () => body.settled() : undefined;
-      this.#journal.record(request, response, requestId, started, this.now(), read);
+      // 413) is journalled with `[not read]`, its body never parsed; one read for a sender who never
+      // authenticated (a failed login) with `[not kept]`.
+      this.#journal.record(request, response, requestId, started, this.now(), body.forJournal());
     }
     return response;
   }
@@ -506,11 +542,15 @@ export class MockCore {
     const account = route.definition.auth
       ? await authenticate(request.headers, this.#login, this.store.accounts, this.now())
       : undefined;
+    if (account) body.trust();
     const limit = options.maxBodyBytes ?? this.#start.maxBodyBytes;
-    const parsed = await body.value(limit);
+    // An open route (login) takes only a body declared JSON: no page can send one without a preflight.
+    const parsed = await body.value(limit, { requireContentType: !route.definition.auth });
     const input = validateInput(route, line.method, line.query, () => parsed);
     if (signal?.aborted) return clientGoneResponse();
     const result = await operations[route.name]({ account, ...input, services: this.#services, signal });
+    // An open route's sender proved who it is by succeeding (a login with the right keys).
+    body.trust();
     if (signal?.aborted) return clientGoneResponse();
     return successResponse(route.definition, result);
   }

@@ -5,7 +5,12 @@
  *
  * @module
  */
-import * as z from 'zod';
+import {
+  type NumberRange,
+  type OptionGroup,
+  optionGroupSchema,
+  resolveOptionGroup,
+} from '../errors/ranges.js';
 import type { Random } from '../store/random.js';
 
 /** Delivery retry policy. */
@@ -46,25 +51,23 @@ export const DEFAULT_DELIVERY_POLICY: Readonly<DeliveryPolicy> = Object.freeze({
   timeoutMs: 10_000,
 });
 
-function rangeOf(name: keyof DeliveryPolicy): z.ZodNumber {
-  const [min, max] = DELIVERY_POLICY_RANGES[name];
-  const unit = name === 'attempts' ? '' : ' (milliseconds)';
-  const error = `expected an integer from ${min} to ${max}${unit}`;
-  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
-}
+/** The delivery policy as a group of options: each member's range (milliseconds but `attempts`) and default. */
+const DELIVERY_POLICY_GROUP: OptionGroup<keyof DeliveryPolicy> = {
+  ranges: Object.fromEntries(
+    Object.entries(DELIVERY_POLICY_RANGES).map(([name, [min, max]]) => [
+      name,
+      name === 'attempts' ? { min, max } : { min, max, unit: 'milliseconds' },
+    ]),
+  ) as Record<keyof DeliveryPolicy, NumberRange>,
+  defaults: DEFAULT_DELIVERY_POLICY,
+};
 
 /**
  * A partial delivery policy as `PUT /__mock/deliveries/policy` and the `deliveryPolicy` option take
  * it: each member within its documented range ({@link DELIVERY_POLICY_RANGES}), else a 400 naming
  * the member, the range and what came.
  */
-export const DeliveryPolicyBody = z.strictObject({
-  attempts: rangeOf('attempts').optional(),
-  baseDelayMs: rangeOf('baseDelayMs').optional(),
-  maxDelayMs: rangeOf('maxDelayMs').optional(),
-  maxTotalMs: rangeOf('maxTotalMs').optional(),
-  timeoutMs: rangeOf('timeoutMs').optional(),
-});
+export const DeliveryPolicyBody = optionGroupSchema(DELIVERY_POLICY_GROUP);
 
 /**
  * A whole policy from the defaults and a partial one, checked against the documented ranges.
@@ -75,25 +78,14 @@ export function toDeliveryPolicy(
   partial: Partial<DeliveryPolicy> = {},
   label = 'MockOptions deliveryPolicy',
 ): DeliveryPolicy {
-  const parsed = DeliveryPolicyBody.safeParse(partial);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = String(issue?.path[0] ?? '');
-    const value = (partial as Record<string, unknown>)[name];
-    const received = typeof value === 'number' ? String(value) : `a value of type ${typeof value}`;
-    const what =
-      issue?.code === 'unrecognized_keys'
-        ? `${issue.keys.join(', ')}: unknown member; expected ${Object.keys(DELIVERY_POLICY_RANGES).join(', ')}`
-        : `${name}: ${issue?.message}, received ${received}`;
+  try {
+    return resolveOptionGroup(DELIVERY_POLICY_GROUP, partial, label);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
     throw new RangeError(
-      `${label}.${what} (flushDeliveries() sends the retries without waiting: tests need no short delays)`,
+      `${error.message} (flushDeliveries() sends the retries without waiting: tests need no short delays)`,
     );
   }
-  const policy: DeliveryPolicy = { ...DEFAULT_DELIVERY_POLICY };
-  for (const [name, value] of Object.entries(partial)) {
-    if (value !== undefined) policy[name as keyof DeliveryPolicy] = value;
-  }
-  return policy;
 }
 
 /**

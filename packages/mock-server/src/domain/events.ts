@@ -10,6 +10,31 @@ export type { OutboxEntry } from '../store/state.js';
 /** The integration id of events the platform itself records (API mutations, runs). */
 export const PLATFORM_INTEGRATION_ID = 'iacm-platform';
 
+/**
+ * The most characters of one attribute value of an event the mock records: 1,024. A longer value (the
+ * whole label list of a workspace, in the `from` and `to` of a labels update) is cut to its first
+ * 1,023 characters and `…`, so that each event holds a bounded amount and a bounded number of events
+ * takes bounded memory (`retention.eventsPerAccount`).
+ */
+export const MAX_EVENT_ATTRIBUTE_LENGTH = 1024;
+
+/**
+ * An attribute value as an event keeps it: `value` as a string, cut to
+ * {@link MAX_EVENT_ATTRIBUTE_LENGTH} characters (ending with `…`, never between the two halves of a
+ * surrogate pair). A cut value is a copy that holds nothing of the longer one.
+ */
+export function attributeValue(value: string | number | boolean): string {
+  const text = String(value);
+  if (text.length <= MAX_EVENT_ATTRIBUTE_LENGTH) return text;
+  let end = MAX_EVENT_ATTRIBUTE_LENGTH - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  // `slice` would keep the whole text alive (V8 shares it); copying the characters does not.
+  const codes = new Uint16Array(end);
+  for (let i = 0; i < end; i++) codes[i] = text.charCodeAt(i);
+  return `${String.fromCharCode(...codes)}…`;
+}
+
 /** What a new event says. */
 export interface EventInput {
   /** The event's type. */
@@ -24,7 +49,7 @@ export interface EventInput {
   integrationId?: string | undefined;
   /** The provider. Default `iacm`. */
   providerType?: string | undefined;
-  /** Attributes, as key/value pairs (values are stringified). */
+  /** Attributes, as key/value pairs (values are stringified, and cut at {@link MAX_EVENT_ATTRIBUTE_LENGTH} characters). */
   attributes: Record<string, string | number | boolean | undefined>;
 }
 
@@ -103,7 +128,7 @@ export class EventRecorder {
         mutation_type: input.mutation,
         attributes: Object.entries(input.attributes)
           .filter(([, value]) => value !== undefined)
-          .map(([key, value]) => ({ key, value: String(value) })),
+          .map(([key, value]) => ({ key, value: attributeValue(value as string | number | boolean) })),
       },
     };
     const retention = this.#retentionOf(account);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { type NumberRange, type OptionGroup, resolveOptionGroup } from '../errors/ranges.js';
 
 /** How many records of each kind the mock keeps. */
 export interface RetentionBounds {
@@ -41,6 +42,14 @@ export const DEFAULT_RETENTION: Readonly<RetentionBounds> = Object.freeze({
   waitingRetries: 10_000,
 });
 
+/** The retention bounds as a group of options: each bound's range and default. */
+const RETENTION_GROUP: OptionGroup<keyof RetentionBounds> = {
+  ranges: Object.fromEntries(
+    Object.entries(RETENTION_RANGES).map(([name, [min, max]]) => [name, { min, max }]),
+  ) as Record<keyof RetentionBounds, NumberRange>,
+  defaults: DEFAULT_RETENTION,
+};
+
 /**
  * Whole retention bounds from the defaults and a partial set, each checked against its range.
  * @param label names the source in the error, as in `MockOptions retention`.
@@ -50,24 +59,5 @@ export function toRetentionBounds(
   partial: Partial<RetentionBounds> = {},
   label = 'MockOptions retention',
 ): RetentionBounds {
-  const bounds: RetentionBounds = { ...DEFAULT_RETENTION };
-  for (const name of Object.keys(partial)) {
-    if (!Object.hasOwn(RETENTION_RANGES, name)) {
-      throw new RangeError(
-        `${label}.${name}: unknown bound; expected ${Object.keys(RETENTION_RANGES).join(', ')}`,
-      );
-    }
-    const key = name as keyof RetentionBounds;
-    const value: unknown = partial[key];
-    if (value === undefined) continue;
-    const [min, max] = RETENTION_RANGES[key];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      const received = typeof value === 'number' ? String(value) : `a value of type ${typeof value}`;
-      throw new RangeError(
-        `${label}.${name}: expected an integer from ${min} to ${max}, received ${received}`,
-      );
-    }
-    bounds[key] = value;
-  }
-  return bounds;
+  return resolveOptionGroup(RETENTION_GROUP, partial, label, 'bound');
 }

@@ -69,29 +69,51 @@ export function webhookUrlProblem(raw: string): WebhookUrlProblem | undefined {
   return undefined;
 }
 
+/** One `name=value` part of a query or fragment. */
+interface Parameter {
+  /** The part as written. */
+  part: string;
+  /** The name as written. */
+  rawName: string;
+  /** The value as written; `undefined` when the part has no `=`. */
+  rawValue: string | undefined;
+  /** Whether the name, percent-decoded (as written when that fails), is a credential's ({@link isSecretParameter}). */
+  secret: boolean;
+}
+
+/** The `&`-separated parts of a query or fragment (without its `?` or `#`). */
+function parametersOf(text: string): Parameter[] {
+  return text.split('&').map((part) => {
+    const equals = part.indexOf('=');
+    const rawName = equals === -1 ? part : part.slice(0, equals);
+    let name = rawName;
+    try {
+      name = decodeURIComponent(rawName.replaceAll('+', ' '));
+    } catch {
+      // Not valid percent-encoding: judge the name as written.
+    }
+    const rawValue = equals === -1 ? undefined : part.slice(equals + 1);
+    return { part, rawName, rawValue, secret: isSecretParameter(name) };
+  });
+}
+
 /** `name=value&...` with the values of secret-looking names ({@link isSecretParameter}) replaced. */
 function redactParameters(parameters: string): string {
-  return parameters
-    .split('&')
-    .map((part) => {
-      const equals = part.indexOf('=');
-      const rawName = equals === -1 ? part : part.slice(0, equals);
-      let name = rawName;
-      try {
-        name = decodeURIComponent(rawName.replaceAll('+', ' '));
-      } catch {
-        // Not valid percent-encoding: judge the name as written.
-      }
-      return equals !== -1 && isSecretParameter(name) ? `${rawName}=${REDACTED}` : part;
-    })
+  return parametersOf(parameters)
+    .map(({ part, rawName, rawValue, secret }) =>
+      rawValue !== undefined && secret ? `${rawName}=${REDACTED}` : part,
+    )
     .join('&');
 }
 
 /**
  * A URL as the mock shows and records it: a user name and password replaced by `[redacted]`, and the
- * values of secret-looking query parameters (`?token=`, `?api_key=`, `?sig=`... by the contract's
- * `isSecretParameter`), in the query and in a fragment, replaced by `[redacted]`. A string that is not
- * a URL reads `[redacted]` as a whole. For display only: the mock sends the URL as entered.
+ * values of secret-looking query parameters, in the query and in a fragment, replaced by `[redacted]`:
+ * the contract's `isSecretParameter` decides, by the services' real names in any case (`?token=`,
+ * `?api_key=`, `?sig=` of Azure SAS and Logic Apps, `?code=` of Azure Functions, `?X-Amz-Signature=`,
+ * `?X-Goog-Credential=`...; the list is `SECRET_PARAMETERS`). A string that is not a URL reads
+ * `[redacted]` as a whole. For display only: the mock sends the URL as entered. The one home of how a
+ * webhook URL is shown: the integration listings, delivery errors and the journal all call it.
  */
 export function redactUrl(raw: string): string {
   let url: URL;
@@ -108,8 +130,8 @@ export function redactUrl(raw: string): string {
 
 /**
  * `text` (an error message about a delivery) with the URL and the values of its secret-looking
- * query parameters replaced: the raw URL by its redacted form, then each secret value that is
- * still there by `[redacted]`.
+ * query and fragment parameters replaced: the raw URL by its redacted form ({@link redactUrl}), then
+ * each secret value that is still there (as written, and percent-decoded) by `[redacted]`.
  */
 export function scrubUrl(text: string, raw: string): string {
   let out = text.split(raw).join(redactUrl(raw));
@@ -120,10 +142,16 @@ export function scrubUrl(text: string, raw: string): string {
     return out;
   }
   const secrets = [url.username, url.password];
-  for (const [name, value] of url.searchParams) if (isSecretParameter(name)) secrets.push(value);
-  for (const part of url.search.slice(1).split('&')) {
-    const equals = part.indexOf('=');
-    if (equals !== -1 && isSecretParameter(part.slice(0, equals))) secrets.push(part.slice(equals + 1));
+  for (const parameters of [url.search.slice(1), url.hash.slice(1)]) {
+    for (const { rawValue, secret } of parametersOf(parameters)) {
+      if (!secret || rawValue === undefined) continue;
+      secrets.push(rawValue);
+      try {
+        secrets.push(decodeURIComponent(rawValue.replaceAll('+', ' ')));
+      } catch {
+        // Not valid percent-encoding: the value as written is enough.
+      }
+    }
   }
   for (const secret of secrets) if (secret.length >= 3) out = out.split(secret).join(REDACTED);
   return out;

@@ -12,6 +12,7 @@ import {
   pathIdToObjectId,
   toTimestamp,
 } from '@iacm/sdk/contract';
+import { checkNotificationRoom, RuleLedger } from '../domain/caps.js';
 import { HttpError, notFound, validationError } from '../errors.js';
 import type { SortValue } from '../query/compare.js';
 import { anyOf, type FilterSpec } from '../query/search.js';
@@ -116,23 +117,20 @@ export const guardrailsOperations = {
         "body.accountId: a rule can only be created in the caller's own account",
       );
     }
+    const limits = ctx.services.limits();
+    const ledger = new RuleLedger(account.rules);
+    // Every check before anything is stored: the caps (409), then the notification configuration.
+    ledger.checkCount(limits);
+    const given = body.notificationId?.toLowerCase();
+    const existing = given === undefined ? undefined : account.notifications.get(given);
+    if (given === undefined) checkNotificationRoom(account.notifications, limits);
+    else {
+      if (!existing) throw notFound('notification configuration', given);
+      checkNotificationFree(account, given, undefined);
+    }
     const now = toTimestamp(ctx.services.now());
     const id = ctx.services.newId();
-    let notificationId = body.notificationId?.toLowerCase();
-    if (notificationId !== undefined) {
-      const existing = account.notifications.get(notificationId);
-      if (!existing) throw notFound('notification configuration', notificationId);
-      checkNotificationFree(account, notificationId, undefined);
-      account.notifications.set(notificationId, { ...existing, ruleId: id });
-    } else {
-      notificationId = ctx.services.newId();
-      account.notifications.set(notificationId, {
-        id: notificationId,
-        ruleId: id,
-        integrationIds: [],
-        createdAt: now,
-      });
-    }
+    const notificationId = given ?? ctx.services.newId();
     const rule: GuardrailRule = {
       id,
       accountId: account.account.id,
@@ -147,7 +145,13 @@ export const guardrailsOperations = {
       notificationId,
       severity: body.severity,
     };
-    account.rules.set(id, rule);
+    ledger.store(limits, rule);
+    account.notifications.set(
+      notificationId,
+      existing
+        ? { ...existing, ruleId: id }
+        : { id: notificationId, ruleId: id, integrationIds: [], createdAt: now },
+    );
     ruleEvent(ctx, account, rule, 'create');
     return { ruleId: id, notificationId };
   },
@@ -179,7 +183,7 @@ export const guardrailsOperations = {
         })),
       );
     }
-    account.rules.set(rule.id, merged);
+    new RuleLedger(account.rules).store(ctx.services.limits(), merged, rule);
     // The configuration now belongs to this rule (one no rule held, or its own).
     if (notification && notification.ruleId !== rule.id) {
       account.notifications.set(notification.id, { ...notification, ruleId: rule.id });
@@ -191,7 +195,7 @@ export const guardrailsOperations = {
   'guardrails.delete': (ctx) => {
     const account = accountOf(ctx);
     const rule = findRule(account, ctx.params.ruleId as string);
-    account.rules.delete(rule.id);
+    new RuleLedger(account.rules).delete(rule);
     if (rule.notificationId) account.notifications.delete(rule.notificationId);
     ruleEvent(ctx, account, rule, 'delete');
     return {

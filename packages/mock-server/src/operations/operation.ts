@@ -13,6 +13,7 @@ import {
   endpoints,
   explorerPage,
 } from '@iacm/sdk/contract';
+import type { AccountLimits } from '../domain/caps.js';
 import type { EventRecorder } from '../domain/events.js';
 import type { AccountStore } from '../store/store.js';
 
@@ -49,6 +50,8 @@ export interface HandlerServices {
   decodeCursor(token: string, queryHash: string): Promise<{ timestamp: string; id: string }>;
   /** Records events (API mutations leave mutation events). */
   events: EventRecorder;
+  /** The per-account caps (`domain/caps.ts`). */
+  limits(): AccountLimits;
 }
 
 /** A handler: returns the success body (or undefined for 204). */

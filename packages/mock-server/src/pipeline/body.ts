@@ -8,7 +8,10 @@
  *   for the API (1 MiB by default), each control route's own for the control plane.
  * - Media type: raw text must be JSON: `Content-Type: application/json` or `application/<name>+json`
  *   (parameters such as `charset` allowed), or no content type; 415 for any other media type,
- *   `application/json-seq` and `application/json5` included (not JSON texts).
+ *   `application/json-seq` and `application/json5` included (not JSON texts). A route open without
+ *   authentication (`POST /v2/login`) needs the JSON content type: without one it is a 415 too, so
+ *   that no web page can send it a body cross-origin without a CORS preflight (a "no-cors" `fetch`
+ *   can send a body without a `Content-Type`, never with a JSON one).
  * - A JSON `null` is a value like any other: the route stage refuses it where a body must be an
  *   object, it is never read as an absent body.
  * - JSON: 400 `invalid_json` for text that is not JSON.
@@ -22,21 +25,38 @@
  *
  * @module
  */
-import { checkJsonBounds } from '@iacm/sdk/contract';
+import { checkJsonBounds, type JsonBounds } from '@iacm/sdk/contract';
 import type { BodyReadProblem, RawBody } from '@iacm/webhook-receiver';
 import { type MockRequest, readHeader } from '../core/http.js';
 import { HttpError } from '../errors.js';
+import { type JournalBody, NOT_KEPT } from './journal.js';
 
 /** The largest API request body by default, bytes (1 MiB, as the service). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 const decoder = new TextDecoder();
 
+/** Options of {@link RequestBody.value}. */
+export interface BodyReadOptions {
+  /**
+   * Whether a body without a `Content-Type` is refused (415), as on a route open without
+   * authentication. Default false: no content type reads as JSON.
+   */
+  requireContentType?: boolean;
+  /**
+   * The shape bounds of the parsed JSON (the contract's `checkJsonBounds`); default its defaults
+   * (depth 64, 10,000 entries per list, 1,000,000 values). A control route may name its own
+   * (`PUT /__mock/state`, whose snapshots hold long lists).
+   */
+  jsonBounds?: JsonBounds | undefined;
+}
+
 /** A request's body, read and parsed on first use. */
 export class RequestBody {
   readonly #request: MockRequest;
   #parsed: Promise<unknown> | undefined;
   #settled: { value: unknown } | { error: unknown } | undefined;
+  #trusted = false;
 
   /** Wraps a request's body; nothing is read yet. */
   constructor(request: MockRequest) {
@@ -52,8 +72,13 @@ export class RequestBody {
    * The parsed body (`undefined` for none), read with at most `limit` bytes; rejects with 413, 415
    * or 400. Later calls answer the first call's result, whatever their limit.
    */
-  value(limit: number): Promise<unknown> {
-    this.#parsed ??= readAndParse(this.#request, limit).then(
+  value(limit: number, options: BodyReadOptions = {}): Promise<unknown> {
+    this.#parsed ??= readAndParse(
+      this.#request,
+      limit,
+      options.requireContentType === true,
+      options.jsonBounds,
+    ).then(
       (value) => {
         this.#settled = { value };
         return value;
@@ -75,6 +100,24 @@ export class RequestBody {
     if ('error' in this.#settled) throw this.#settled.error;
     return this.#settled.value;
   }
+
+  /**
+   * Marks the request's sender as known: it authenticated (a bearer token, control access), or its
+   * open route succeeded (a login with the right keys). Only then may the journal keep its body.
+   */
+  trust(): void {
+    this.#trusted = true;
+  }
+
+  /**
+   * The body as the journal is given it: `undefined` when no stage read it, `[not kept]` when it was
+   * read but its sender never authenticated (a failed login: whatever the refusal, 400 or 401), else
+   * the body as read ({@link settled}).
+   */
+  forJournal(): JournalBody {
+    if (!this.read) return undefined;
+    return this.#trusted ? () => this.settled() : NOT_KEPT;
+  }
 }
 
 /** A 413 naming the limit. */
@@ -86,10 +129,17 @@ export function payloadTooLarge(limit: number): HttpError {
   );
 }
 
-async function readAndParse(request: MockRequest, limit: number): Promise<unknown> {
+async function readAndParse(
+  request: MockRequest,
+  limit: number,
+  requireContentType: boolean,
+  jsonBounds?: JsonBounds,
+): Promise<unknown> {
   if (request.body !== undefined && request.rawBody === undefined) return request.body;
   const text = await readText(request, limit);
-  return text === undefined ? request.body : parseJsonText(text, readHeader(request.headers, 'content-type'));
+  return text === undefined
+    ? request.body
+    : parseJsonText(text, readHeader(request.headers, 'content-type'), requireContentType, jsonBounds);
 }
 
 /** The body's text, size-checked; `undefined` when the request carries none. */
@@ -134,14 +184,23 @@ function isDecimal(value: string): boolean {
   return true;
 }
 
-/** Parses raw body text as JSON, checking the media type first. */
-export function parseJsonText(text: string, contentType: string | undefined): unknown {
+/**
+ * Parses raw body text as JSON, checking the media type first: a `Content-Type` must name JSON, and
+ * with `requireContentType` there must be one (415 otherwise). Empty text is no body.
+ */
+export function parseJsonText(
+  text: string,
+  contentType: string | undefined,
+  requireContentType = false,
+  jsonBounds?: JsonBounds,
+): unknown {
   if (text.trim() === '') return undefined;
-  if (contentType !== undefined && !isJsonMediaType(contentType)) {
+  if (contentType === undefined ? requireContentType : !isJsonMediaType(contentType)) {
+    const received = contentType === undefined ? 'no Content-Type' : `Content-Type: ${truncate(contentType)}`;
     throw new HttpError(
       415,
       'unsupported_media_type',
-      `expected a JSON body with Content-Type: application/json (or application/<name>+json), received Content-Type: ${truncate(contentType)}`,
+      `expected a JSON body with Content-Type: application/json (or application/<name>+json), received ${received}`,
     );
   }
   let value: unknown;
@@ -154,7 +213,7 @@ export function parseJsonText(text: string, contentType: string | undefined): un
       `the body is not valid JSON: ${truncate((error as Error).message)}`,
     );
   }
-  const problem = checkJsonBounds(value);
+  const problem = checkJsonBounds(value, jsonBounds);
   if (problem) {
     const { location, path, message, expected, received } = problem;
     throw new HttpError(400, 'validation_failed', message, {

@@ -2,8 +2,15 @@
  * The journal stage: every answered request is written down here (bounded, credentials redacted),
  * and request ids are counted here.
  *
+ * What the journal keeps is text: each entry is two JSON texts (the request line, headers and answer;
+ * the redacted body), read back only when the journal is listed, a body only when it is read. So what
+ * an entry costs in memory is what it is counted as (see {@link entryBytes}), whatever the shape of
+ * the body: a body of many small objects takes as much of the byte bound as of the heap. An entry
+ * dropped for a bound is released at once.
+ *
  * @module
  */
+import { checkJsonBounds } from '@iacm/sdk/contract';
 import type { MockRequest, MockResponse } from '../core/http.js';
 import { isSecretHeader, REDACTED, redactBody, redactQuery } from '../core/redact.js';
 import { redactUrl } from '../domain/webhook-url.js';
@@ -12,36 +19,81 @@ import { parseQuery } from './request.js';
 /** How many requests the journal keeps by default. */
 export const DEFAULT_JOURNAL_LIMIT = 500;
 
-/** How many bytes the journal keeps by default (its entries' approximate JSON size): 16 MiB. */
+/**
+ * How many bytes of memory the journal's entries take at most by default (each entry counted by
+ * {@link entryBytes}): 16 MiB.
+ */
 export const DEFAULT_JOURNAL_MAX_BYTES = 16 * 1024 * 1024;
 
-/** The largest request body the journal keeps by default, bytes (approximate JSON size): 64 KiB. */
+/**
+ * The largest request body the journal keeps by default, in characters of the body's JSON text once
+ * redacted (bytes, for ASCII text): 64 KiB.
+ */
 export const DEFAULT_JOURNAL_BODY_BYTES = 64 * 1024;
+
+/**
+ * What one character of a kept text is counted as, bytes: two, the most a JavaScript engine stores
+ * per character (V8 stores text of Latin-1 characters in one byte each, any other in two).
+ */
+export const JOURNAL_BYTES_PER_CHAR = 2;
+
+/** What one kept text is counted as beyond its characters, bytes: the string's header and alignment. */
+export const JOURNAL_STRING_OVERHEAD_BYTES = 32;
+
+/** What one entry is counted as beyond its texts, bytes: the entry's record and its slot in the journal. */
+export const JOURNAL_ENTRY_OVERHEAD_BYTES = 128;
 
 /** The journal's body of a request whose body no stage read. */
 export const NOT_READ = '[not read]';
 
 /**
- * The journal's body of a request refused before its body was accepted (401, 413, 415, 429): what an
- * unauthenticated or refused client sent is never kept.
+ * The journal's body of a request refused before its body was accepted (401, 413, 415, 429), or read
+ * for a caller who never proved who it is (a failed login): what an unauthenticated or refused client
+ * sent is never kept.
  */
 export const NOT_KEPT = '[not kept]';
+
+/** The journal's body of a request whose body was not JSON (or broke the body's shape bounds). */
+export const NOT_JSON = '[not JSON]';
 
 /** Statuses whose request body the journal never keeps. */
 const REFUSED_STATUSES: ReadonlySet<number> = new Set([401, 413, 415, 429]);
 
-/** The journal's body of a request whose body was larger than the journal keeps. */
+/** The markers as the JSON texts the journal keeps (one string each, shared by every entry). */
+const NOT_READ_TEXT = JSON.stringify(NOT_READ);
+const NOT_KEPT_TEXT = JSON.stringify(NOT_KEPT);
+const NOT_JSON_TEXT = JSON.stringify(NOT_JSON);
+
+/** The journal's body of a request whose body was larger than the journal keeps: its JSON text's length. */
 export function tooLargeToKeep(bytes: number): string {
   return `[too large to keep: about ${bytes} bytes]`;
 }
+
+/**
+ * The journal's body of a request whose body has more values than the journal's body limit has
+ * characters: too large, found without writing it.
+ */
+export function tooLargeToKeepOver(limit: number): string {
+  return `[too large to keep: over ${limit} bytes]`;
+}
+
+/**
+ * The body of a request as the journal is given it: `undefined` when no stage read it, {@link NOT_KEPT}
+ * when it was read but must not be kept (its sender never authenticated), else a function that
+ * answers the parsed body (or throws what reading it threw).
+ */
+export type JournalBody = (() => unknown) | typeof NOT_KEPT | undefined;
 
 /** The bounds of a journal. */
 export interface JournalBounds {
   /** How many requests it keeps (none when ≤ 0). Default 500. */
   limit?: number;
-  /** How many bytes its entries take at most, oldest dropped first. Default 16 MiB. */
+  /** How many bytes of memory its entries take at most (see {@link entryBytes}), oldest dropped first. Default 16 MiB. */
   maxBytes?: number;
-  /** The largest request body it keeps; a larger one is written as `[too large to keep: ...]`. Default 64 KiB. */
+  /**
+   * The largest request body it keeps, in characters of its redacted JSON text; a larger one is
+   * written as `[too large to keep: ...]`. Default 64 KiB.
+   */
   maxBodyBytes?: number;
 }
 
@@ -62,8 +114,10 @@ export interface JournalEntry {
   /**
    * The request body, credential members reading `[redacted]`; `[not read]` when no stage read it (a
    * request refused before the body stage, e.g. 401 or 429), `[not kept]` for a request answered
-   * 401, 413, 415 or 429, `[not JSON]` when it was not JSON, `[too large to keep: about N bytes]`
-   * over the journal's body limit.
+   * 401, 413, 415 or 429 or whose sender never authenticated (a failed login), `[not JSON]` when it
+   * was not JSON, `[too large to keep: about N bytes]` (its JSON text's length) over the journal's
+   * body limit, `[too large to keep: over N bytes]` for a body of more values than the limit. Parsed from the
+   * journal's text each time it is read: read it once into a variable to use it several times.
    */
   body: unknown;
   /** The answer's status (0 when a fault dropped the connection). */
@@ -74,14 +128,53 @@ export interface JournalEntry {
   dropped?: boolean;
 }
 
+/** An entry as the journal keeps it: JSON texts, and what they are counted as. */
+interface Kept {
+  /** `[id, time, method, path, query, headers, status, durationMs, dropped]` as JSON. */
+  readonly head: string;
+  /** The body's JSON text (redacted, or a marker); `undefined` for a request without a body. */
+  readonly body: string | undefined;
+  /** What the entry is counted as, bytes ({@link entryBytes}). */
+  readonly bytes: number;
+}
+
+/** The parts of {@link Kept.head}, in order. */
+type Head = [
+  id: string,
+  time: string,
+  method: string,
+  path: string,
+  query: Record<string, string | string[]>,
+  headers: Record<string, string>,
+  status: number,
+  durationMs: number,
+  dropped: boolean,
+];
+
+/** What one kept text is counted as, bytes. */
+function textBytes(text: string): number {
+  return JOURNAL_STRING_OVERHEAD_BYTES + JOURNAL_BYTES_PER_CHAR * text.length;
+}
+
+/**
+ * What an entry kept as the JSON texts `head` and `body` is counted as, bytes: two per character of
+ * each text, 32 per text and 128 per entry; at least what it takes in the heap.
+ */
+export function entryBytes(head: string, body: string | undefined): number {
+  return JOURNAL_ENTRY_OVERHEAD_BYTES + textBytes(head) + (body === undefined ? 0 : textBytes(body));
+}
+
 /**
  * The journal of answered requests, bounded by count and by bytes (oldest dropped first), and the
  * counter of request ids.
  */
 export class Journal {
-  /** Entries from `#head` on are kept; the slots before it are dropped ones, compacted now and then. */
-  #entries: JournalEntry[] = [];
-  #sizes: number[] = [];
+  /**
+   * Entries from `#head` on are kept, oldest first; the slots before it are emptied as entries are
+   * dropped, and cut off once they outnumber the kept ones (so the array has at most twice as many
+   * slots as kept entries).
+   */
+  #entries: Array<Kept | undefined> = [];
   #head = 0;
   #bytes = 0;
   readonly #limit: number;
@@ -105,9 +198,24 @@ export class Journal {
     return this.#entries.length - this.#head;
   }
 
-  /** About how many bytes its entries take now (their approximate JSON size). */
+  /** How many bytes its entries are counted as now ({@link entryBytes}); never more than its `maxBytes`. */
   get bytes(): number {
     return this.#bytes;
+  }
+
+  /** How many slots its array has now, kept entries and emptied slots (at most twice {@link size}). */
+  get slots(): number {
+    return this.#entries.length;
+  }
+
+  /**
+   * How many entries its array still references: {@link size}, since a dropped entry is released at
+   * once (counted slot by slot, for tests of that bound).
+   */
+  get held(): number {
+    let held = 0;
+    for (const entry of this.#entries) if (entry !== undefined) held += 1;
+    return held;
   }
 
   /** The id of the next request (`req_0000000001`, counting from the start or the last reset). */
@@ -120,27 +228,26 @@ export class Journal {
     return this.#limit > 0;
   }
 
-  /** Adds an entry, dropping the oldest beyond the count or the bytes. */
-  add(entry: JournalEntry, bytes: number = approximateJsonBytes(entry, Number.POSITIVE_INFINITY)): void {
-    if (this.#limit <= 0 || bytes > this.#maxBytes) return;
+  /** Adds an entry, dropping (and releasing) the oldest beyond the count or the bytes. */
+  #add(entry: Kept): void {
+    if (entry.bytes > this.#maxBytes) return;
     this.#entries.push(entry);
-    this.#sizes.push(bytes);
-    this.#bytes += bytes;
+    this.#bytes += entry.bytes;
     while (this.size > this.#limit || this.#bytes > this.#maxBytes) {
-      this.#bytes -= this.#sizes[this.#head] as number;
+      this.#bytes -= (this.#entries[this.#head] as Kept).bytes;
+      this.#entries[this.#head] = undefined;
       this.#head += 1;
     }
-    if (this.#head > 1024 && this.#head * 2 > this.#entries.length) {
-      this.#entries = this.#entries.slice(this.#head);
-      this.#sizes = this.#sizes.slice(this.#head);
+    if (this.#head * 2 > this.#entries.length) {
+      this.#entries.splice(0, this.#head);
       this.#head = 0;
     }
   }
 
   /**
-   * Writes down an answered request, headers and body redacted. `body` gives the body the body stage
-   * read (`[not JSON]` when it was not JSON); it is `undefined` when no stage read the body, which
-   * is then recorded as `[not read]` and never parsed here.
+   * Writes down an answered request, headers and body redacted. `body` is what the body stage read
+   * ({@link JournalBody}): `undefined` is recorded as `[not read]`, {@link NOT_KEPT} as itself, and a
+   * function is called only when the answer's status lets the body be kept.
    */
   record(
     request: MockRequest,
@@ -148,7 +255,7 @@ export class Journal {
     requestId: string,
     started: number,
     now: number,
-    body: (() => unknown) | undefined,
+    body: JournalBody,
   ): void {
     if (!this.enabled) return;
     const headers: Record<string, string> = {};
@@ -159,50 +266,68 @@ export class Journal {
       const key = name.toLowerCase();
       headers[key] = isSecretHeader(key) ? REDACTED : typeof value === 'string' ? value : value.join(', ');
     }
-    let recorded: unknown = NOT_READ;
-    /** The kept body's size, measured once (a marker string is measured with the rest of the entry). */
-    let bodyBytes = 0;
-    if (body && REFUSED_STATUSES.has(response.status)) recorded = NOT_KEPT;
-    else if (body) {
-      try {
-        const value = body();
-        const size = approximateJsonBytes(value, this.#maxBodyBytes);
-        if (size > this.#maxBodyBytes) recorded = tooLargeToKeep(size);
-        else {
-          recorded = redactUrlMember(redactBody(value));
-          bodyBytes = size;
-        }
-      } catch {
-        recorded = '[not JSON]';
-      }
-    }
-    const entry: JournalEntry = {
-      id: requestId,
-      time: new Date(started).toISOString(),
-      method: request.method.toUpperCase(),
-      path: request.path,
-      query: redactQuery(parseQuery(request.query)),
+    const dropped = response.drop === true;
+    const head: Head = [
+      requestId,
+      new Date(started).toISOString(),
+      request.method.toUpperCase(),
+      request.path,
+      redactQuery(parseQuery(request.query)),
       headers,
-      body: recorded,
-      status: response.drop ? 0 : response.status,
-      durationMs: Math.max(0, now - started),
-      ...(response.drop ? { dropped: true } : {}),
-    };
-    // The body was measured above: the rest of the entry is measured without walking it again.
-    const rest = bodyBytes > 0 ? { ...entry, body: null } : entry;
-    this.add(entry, approximateJsonBytes(rest, Number.POSITIVE_INFINITY) + bodyBytes);
+      dropped ? 0 : response.status,
+      Math.max(0, now - started),
+      dropped,
+    ];
+    const headText = JSON.stringify(head);
+    let bodyText: string | undefined;
+    if (body === undefined) bodyText = NOT_READ_TEXT;
+    else if (body === NOT_KEPT || REFUSED_STATUSES.has(response.status)) bodyText = NOT_KEPT_TEXT;
+    else bodyText = this.#bodyText(body);
+    this.#add({ head: headText, body: bodyText, bytes: entryBytes(headText, bodyText) });
   }
 
-  /** The last `limit` entries (all when absent), oldest first. */
+  /**
+   * The JSON text the journal keeps of a body: redacted, or `[not JSON]` when reading it failed or it
+   * is nested more than 64 levels (a hand-built body of an in-process call, a cyclic one), or
+   * `[too large to keep: ...]` past the body limit; `undefined` for no body.
+   */
+  #bodyText(read: () => unknown): string | undefined {
+    let text: string | undefined;
+    try {
+      const value = read();
+      // Every value takes at least one character of JSON text: a body of more values than the limit
+      // has characters is too large, found without writing it (a 256 MiB snapshot, or a hand-built
+      // body sharing one object a million times, which JSON.stringify would write each time). Too
+      // deep (or cyclic): not JSON the journal can write.
+      const problem = checkJsonBounds(value, {
+        maxArrayLength: Number.POSITIVE_INFINITY,
+        maxMembers: Number.POSITIVE_INFINITY,
+        maxNodes: this.#maxBodyBytes,
+      });
+      if (problem?.bound === 'maxNodes') return JSON.stringify(tooLargeToKeepOver(this.#maxBodyBytes));
+      if (problem) return NOT_JSON_TEXT;
+      text = JSON.stringify(redactUrlMember(redactBody(value)));
+    } catch {
+      return NOT_JSON_TEXT;
+    }
+    if (text === undefined || text.length <= this.#maxBodyBytes) return text;
+    return JSON.stringify(tooLargeToKeep(text.length));
+  }
+
+  /**
+   * The last `limit` entries (all when absent), oldest first, read back from the texts kept; each
+   * entry's `body` is parsed when it is read.
+   */
   list(limit?: number): JournalEntry[] {
     const from = limit === undefined ? this.#head : Math.max(this.#head, this.#entries.length - limit);
-    return this.#entries.slice(from);
+    const out: JournalEntry[] = [];
+    for (let i = from; i < this.#entries.length; i++) out.push(readEntry(this.#entries[i] as Kept));
+    return out;
   }
 
   /** Empties the journal (request ids keep counting). */
   clear(): void {
     this.#entries = [];
-    this.#sizes = [];
     this.#head = 0;
     this.#bytes = 0;
   }
@@ -215,31 +340,35 @@ export class Journal {
 }
 
 /**
- * About how many bytes `value` takes as JSON (strings by their length, numbers 8, each member its key
- * and 4 more), counting only until `cap` is passed: the walk is iterative and stops there, so a huge or
- * deeply nested body costs no more than `cap` to measure.
+ * An entry as the journal lists it, read back from the texts it keeps. Its `body` is parsed from the
+ * kept text each time it is read (and can be set like any member): listing the journal, or writing
+ * the list as JSON (`GET /__mock/journal`), holds one parsed body at a time, whatever the bodies' shape.
  */
-export function approximateJsonBytes(value: unknown, cap: number): number {
-  let total = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && total <= cap) {
-    const item = stack.pop();
-    if (typeof item === 'string') total += item.length + 2;
-    else if (item === null || typeof item !== 'object') total += 8;
-    else if (Array.isArray(item)) {
-      total += 2 + item.length;
-      for (let i = 0; i < item.length && total <= cap; i++) stack.push(item[i]);
-    } else {
-      total += 2;
-      for (const key in item) {
-        if (!Object.hasOwn(item, key)) continue;
-        total += key.length + 4;
-        stack.push((item as Record<string, unknown>)[key]);
-        if (total > cap) break;
-      }
-    }
-  }
-  return total;
+function readEntry(kept: Kept): JournalEntry {
+  const [id, time, method, path, query, headers, status, durationMs, dropped] = JSON.parse(kept.head) as Head;
+  const entry: JournalEntry = {
+    id,
+    time,
+    method,
+    path,
+    // A record without a prototype, as it was written: a parameter named `__proto__` is just a name.
+    query: Object.assign(Object.create(null) as Record<string, string | string[]>, query),
+    headers,
+    body: undefined,
+    status,
+    durationMs,
+    ...(dropped ? { dropped: true } : {}),
+  };
+  const text = kept.body;
+  if (text === undefined) return entry;
+  return Object.defineProperty(entry, 'body', {
+    enumerable: true,
+    configurable: true,
+    get: () => JSON.parse(text),
+    set: (value: unknown) => {
+      Object.defineProperty(entry, 'body', { value, enumerable: true, configurable: true, writable: true });
+    },
+  });
 }
 
 /**
@@ -247,9 +376,7 @@ export function approximateJsonBytes(value: unknown, cap: number): number {
  * and secret-looking query parameters redacted; any other body as it is.
  */
 function redactUrlMember(body: unknown): unknown {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  if (body === null || typeof body !== 'object') return body;
   const url = (body as { url?: unknown }).url;
-  if (typeof url !== 'string') return body;
-  const shown = redactUrl(url);
-  return shown === url ? body : { ...body, url: shown };
+  return typeof url === 'string' ? { ...body, url: redactUrl(url) } : body;
 }

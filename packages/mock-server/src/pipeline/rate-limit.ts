@@ -10,6 +10,7 @@
  */
 import { SERVICE_RATE_LIMIT } from '@iacm/sdk/contract';
 import { type MockRequest, readHeader } from '../core/http.js';
+import { type NumberRange, type OptionGroup, resolveOptionGroup } from '../errors/ranges.js';
 import { HttpError } from '../errors.js';
 import { WindowCounter } from './window-counter.js';
 
@@ -24,18 +25,41 @@ export interface RateLimit {
 export { SERVICE_RATE_LIMIT };
 
 /**
- * How many clients the rate limiter tracks at most by default. A new client beyond it first makes
- * the limiter forget every client whose window is empty, then, if none was, the client seen least
- * recently (whose counter starts again).
+ * How many clients the rate limiter tracks at most by default. Clients whose window is empty are
+ * forgotten (once a window); a new client beyond the maximum makes the limiter forget the client
+ * whose latest counted request is the oldest (whose counter starts again).
  */
 export const DEFAULT_MAX_RATE_LIMIT_CLIENTS = 10_000;
 
-/** The rate limit an option or `setRateLimit` names: `true` is {@link SERVICE_RATE_LIMIT}, `false` off. */
+/**
+ * The documented range of each member of a custom rate limit: `limit` 1 to 1,000,000 requests,
+ * `windowSeconds` 1 to 86,400 (a day).
+ */
+export const RATE_LIMIT_RANGES: Readonly<Record<'limit' | 'windowSeconds', NumberRange>> = Object.freeze({
+  limit: { min: 1, max: 1_000_000, unit: 'requests' },
+  windowSeconds: { min: 1, max: 86_400, unit: 'seconds' },
+});
+
+/** The rate limit as a group of options: its ranges, and the service's limit as the defaults. */
+const RATE_LIMIT_GROUP: OptionGroup<'limit' | 'windowSeconds'> = {
+  ranges: RATE_LIMIT_RANGES,
+  defaults: SERVICE_RATE_LIMIT,
+};
+
+/**
+ * The rate limit an option or `setRateLimit` names: `true` is {@link SERVICE_RATE_LIMIT}, `false`
+ * (or nothing) off, an object a custom limit within {@link RATE_LIMIT_RANGES} (a member it lacks
+ * takes the service's value).
+ * @param label names the option in errors (`MockOptions rateLimit`).
+ * @throws RangeError naming the member, its range and what came.
+ */
 export function toRateLimit(
   option: boolean | { limit: number; windowSeconds: number } | undefined,
+  label = 'MockOptions rateLimit',
 ): RateLimit | undefined {
-  if (!option) return undefined;
-  const { limit, windowSeconds } = option === true ? SERVICE_RATE_LIMIT : option;
+  if (option === undefined || option === false) return undefined;
+  if (option === true) return toRateLimit(SERVICE_RATE_LIMIT, label);
+  const { limit, windowSeconds } = resolveOptionGroup(RATE_LIMIT_GROUP, option, label);
   return { limit, windowMs: windowSeconds * 1000 };
 }
 

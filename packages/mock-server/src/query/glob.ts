@@ -3,6 +3,8 @@
  * change addresses of plan evaluations, and the control plane's path patterns all match through it.
  */
 
+import { Memo } from './memo.js';
+
 /**
  * Matches `value` against a glob `pattern`, whole-string and case-sensitive. `*` matches any run of
  * characters, the empty run, `/` and line breaks included; every other character, regex
@@ -19,7 +21,7 @@
  */
 export function globMatch(pattern: string, value: string): boolean {
   if (!pattern.includes('*')) return pattern === value;
-  const segments = segmentsOf(pattern);
+  const segments = splitPatterns.get(pattern, split);
   const first = segments[0] as string;
   const last = segments[segments.length - 1] as string;
   // The first and last segments are anchored and must not overlap.
@@ -29,7 +31,7 @@ export function globMatch(pattern: string, value: string): boolean {
   const end = value.length - last.length;
   for (let i = 1; i < segments.length - 1; i++) {
     const segment = segments[i] as string;
-    if (segment.length === 0) continue;
+    // An empty segment (from `**`) is found where the search stands.
     const found = value.indexOf(segment, at);
     if (found < 0 || found + segment.length > end) return false;
     at = found + segment.length;
@@ -37,23 +39,24 @@ export function globMatch(pattern: string, value: string): boolean {
   return true;
 }
 
-/** Patterns split on `*`, for the patterns seen last (at most {@link SPLIT_PATTERNS}; emptied when full). */
-const splitPatterns = new Map<string, readonly string[]>();
-/** How many split patterns {@link globMatch} keeps: the seed's and a few rules' worth. */
-const SPLIT_PATTERNS = 1024;
+/**
+ * How many split patterns {@link globMatch} keeps, and of what length: the seed's and a few rules'
+ * worth, small whatever rules are made (docs/security.md, "Split glob patterns").
+ */
+export const SPLIT_PATTERN_BOUNDS = Object.freeze({ maxEntries: 1024, maxKeyLength: 256 });
 
-function segmentsOf(pattern: string): readonly string[] {
-  let segments = splitPatterns.get(pattern);
-  if (segments === undefined) {
-    segments = pattern.split('*');
-    // Only short patterns are kept, so the kept text stays small whatever rules are made.
-    if (pattern.length <= 256) {
-      if (splitPatterns.size >= SPLIT_PATTERNS) splitPatterns.clear();
-      splitPatterns.set(pattern, segments);
-    }
-  }
-  return segments;
+/** Patterns split on `*`, for the last patterns seen (see {@link SPLIT_PATTERN_BOUNDS}). */
+const splitPatterns = new Memo<readonly string[]>(SPLIT_PATTERN_BOUNDS);
+
+const split = (pattern: string): readonly string[] => pattern.split('*');
+
+/** How many split patterns {@link globMatch} holds now (for the test of its bound). */
+export function splitPatternsKept(): number {
+  return splitPatterns.size;
 }
+
+/** The patterns of a missing list. */
+const NONE: readonly string[] = [];
 
 /**
  * Matches a subject against an `{ include, exclude }` list of glob patterns (see {@link globMatch}).
@@ -66,12 +69,15 @@ function segmentsOf(pattern: string): readonly string[] {
  *   exclude pattern. One excluded label is enough to keep a rule away.
  * - With no values (a workspace without labels): the list matches only when `include` is empty.
  *
- * A missing `include` or `exclude` (malformed data) reads as an empty list.
+ * A missing list, `include` or `exclude` (malformed data) reads as an empty list.
  */
-export function listMatches(list: { include: string[]; exclude: string[] }, values: string[]): boolean {
-  const include = list.include ?? [];
-  const exclude = list.exclude ?? [];
-  if (values.length === 0) return include.length === 0;
+export function listMatches(
+  list: { readonly include: readonly string[]; readonly exclude: readonly string[] } | undefined,
+  values: readonly string[],
+): boolean {
+  const include = list?.include ?? NONE;
+  const exclude = list?.exclude ?? NONE;
+  // With no values, nothing matches a pattern: the list matches only when include is empty.
   if (include.length > 0 && !anyMatches(include, values)) return false;
   return !anyMatches(exclude, values);
 }
@@ -113,12 +119,10 @@ export interface ScopeSubject {
  * data) matches everything.
  */
 export function scopeCovers(scope: ScopeLists | null | undefined, subject: ScopeSubject): boolean {
-  const any = { include: [], exclude: [] };
-  const s = scope ?? {};
   return (
-    listMatches(s.workspaces ?? any, [subject.workspaceName]) &&
-    listMatches(s.repositories ?? any, [subject.repository]) &&
-    (subject.branch === undefined || listMatches(s.branches ?? any, [subject.branch])) &&
-    listMatches(s.labels ?? any, subject.labels)
+    listMatches(scope?.workspaces, [subject.workspaceName]) &&
+    listMatches(scope?.repositories, [subject.repository]) &&
+    (subject.branch === undefined || listMatches(scope?.branches, [subject.branch])) &&
+    listMatches(scope?.labels, subject.labels)
   );
 }

@@ -29,14 +29,17 @@
  * @module
  */
 
+import { Memo } from './memo.js';
+
 /** Marker after the release numbers of a version with a pre-release (sorts before {@link RELEASE}). */
 const PRE_RELEASE = '!';
 /** Marker after the release numbers of a version without a pre-release. */
 const RELEASE = '"';
-/** Starts a numeric pre-release identifier (sorts before {@link ALPHANUMERIC}). */
+/**
+ * Starts a numeric pre-release identifier: before every character an identifier can hold, so a numeric
+ * identifier sorts before an alphanumeric one, which starts with its own first character.
+ */
 const NUMERIC = '#';
-/** Starts an alphanumeric pre-release identifier. */
-const ALPHANUMERIC = '$';
 /** Ends an alphanumeric pre-release identifier: before every character an identifier can hold. */
 const END_OF_IDENTIFIER = '!';
 /** Starts the key of a version (sorts before {@link NOT_A_VERSION}). */
@@ -50,17 +53,19 @@ const isIdentifierChar = (code: number) =>
 
 /**
  * A number's key: the count of digits of its length, its length, then its digits (leading zeros
- * dropped), so that plain string order is numeric order for numbers of any size. Every key starts
- * with a character from `B` up, after the markers.
+ * dropped; zero has no digits left), so that plain string order is numeric order for numbers of any
+ * size. Every key starts with a character from `B` up, after the markers.
  */
 function numberKey(digits: string): string {
   let start = 0;
-  while (start < digits.length - 1 && digits.charCodeAt(start) === 48) start++;
-  const significant = digits.slice(start);
-  const value = significant === '0' ? '' : significant;
+  while (digits.charCodeAt(start) === 48) start++; // '0'; past the end, NaN
+  const value = digits.slice(start);
   const length = String(value.length);
   return String.fromCharCode(65 + length.length) + length + value;
 }
+
+/** The key of the number 0 (of `0`, `00`, ...): length 0, no digits. */
+const ZERO = 'B0';
 
 /** Splits `text` on `.` into identifiers; undefined when one is empty or holds another character. */
 function identifiers(text: string): string[] | undefined {
@@ -75,42 +80,49 @@ function identifiers(text: string): string[] | undefined {
 /** The key of a version, or undefined when `text` is not a version. */
 function versionKey(text: string): string | undefined {
   let at = text.charCodeAt(0) === 118 || text.charCodeAt(0) === 86 ? 1 : 0;
-  const numbers: string[] = [];
+  let key = VERSION;
   for (;;) {
     const start = at;
-    while (at < text.length && isDigit(text.charCodeAt(at))) at++;
+    while (isDigit(text.charCodeAt(at))) at++; // past the end, NaN
     if (at === start) return undefined;
-    numbers.push(text.slice(start, at));
+    key += numberKey(text.slice(start, at));
     if (text.charCodeAt(at) !== 46) break; // '.'
     at++;
   }
+  // Trailing zero numbers change nothing (1.2 = 1.2.0). Only zero's key ends with ZERO (other numbers'
+  // keys end with a digit that follows their length).
+  while (key.endsWith(ZERO)) key = key.slice(0, key.length - ZERO.length);
   let pre: string[] | undefined;
   const plus = text.indexOf('+', at);
-  const end = plus < 0 ? text.length : plus;
+  const end = plus === -1 ? text.length : plus;
   if (at < end) {
     if (text.charCodeAt(at) !== 45) return undefined; // '-'
     pre = identifiers(text.slice(at + 1, end));
     if (!pre) return undefined;
   }
-  if (plus >= 0 && !identifiers(text.slice(plus + 1))) return undefined;
-  // Trailing zero numbers change nothing (1.2 = 1.2.0).
-  let count = numbers.length;
-  while (count > 0 && /^0+$/.test(numbers[count - 1] as string)) count--;
-  let key = VERSION;
-  for (let i = 0; i < count; i++) key += numberKey(numbers[i] as string);
+  if (end < text.length && !identifiers(text.slice(end + 1))) return undefined;
   if (!pre) return key + RELEASE;
   key += PRE_RELEASE;
   for (const id of pre) {
     let numeric = true;
     for (let i = 0; i < id.length && numeric; i++) numeric = isDigit(id.charCodeAt(i));
-    key += numeric ? NUMERIC + numberKey(id) : ALPHANUMERIC + id + END_OF_IDENTIFIER;
+    key += numeric ? NUMERIC + numberKey(id) : id + END_OF_IDENTIFIER;
   }
   return key;
 }
 
-const cache = new Map<string, string>();
-/** How many keys {@link versionSortKey} remembers before it starts afresh. */
-const CACHE_SIZE = 10_000;
+/** How many sort keys {@link versionSortKey} keeps, and for values of what length (a version is short). */
+export const VERSION_KEY_BOUNDS = Object.freeze({ maxEntries: 10_000, maxKeyLength: 256 });
+
+/** The sort keys of the last values seen (see {@link VERSION_KEY_BOUNDS}). */
+const keys = new Memo<string>(VERSION_KEY_BOUNDS);
+
+const keyOf = (value: string): string => versionKey(value) ?? NOT_A_VERSION + value;
+
+/** How many sort keys {@link versionSortKey} holds now (for the test of its bound). */
+export function versionKeysKept(): number {
+  return keys.size;
+}
 
 /**
  * The sort key of a version field's value: a string whose plain code-unit order is the version
@@ -120,13 +132,7 @@ const CACHE_SIZE = 10_000;
  */
 export function versionSortKey(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  let key = cache.get(value);
-  if (key === undefined) {
-    key = versionKey(value) ?? NOT_A_VERSION + value;
-    if (cache.size >= CACHE_SIZE) cache.clear();
-    cache.set(value, key);
-  }
-  return key;
+  return keys.get(value, keyOf);
 }
 
 /** Whether a string is a version in the sense of this module. */

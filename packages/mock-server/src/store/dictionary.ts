@@ -6,11 +6,14 @@
  * @module
  */
 
-/** Distinct strings, each with a code (its position). Values are never removed. */
+/**
+ * Distinct strings, each with a code (its position). Values leave only through {@link retain}, which
+ * the store calls once many of them are no longer used, renumbering the rest.
+ */
 export class Dictionary {
   /** The values by code. */
   readonly values: string[] = [];
-  readonly #codes = new Map<string, number>();
+  #codes = new Map<string, number>();
   readonly #lower: string[] = [];
 
   /** The number of distinct values. */
@@ -39,6 +42,43 @@ export class Dictionary {
     for (let i = this.#lower.length; i <= code; i++)
       this.#lower.push((this.values[i] as string).toLowerCase());
     return this.#lower[code] as string;
+  }
+
+  /**
+   * Keeps only the values that `codes[0 .. length)` use, when they are at most half of the dictionary
+   * (so that the work, linear in `length` and the dictionary's size, is paid for by the values it
+   * frees): the kept values are renumbered in their order, and the answer maps each old code to its
+   * new one (-1 for a value dropped); the caller rewrites its codes with it. Answers `undefined`, and
+   * changes nothing, when more than half of the values are used.
+   */
+  retain(codes: Int32Array, length: number): Int32Array | undefined {
+    const size = this.values.length;
+    const used = new Uint8Array(size);
+    let live = 0;
+    for (let i = 0; i < length; i++) {
+      const code = codes[i] as number;
+      if (used[code] === 0) {
+        used[code] = 1;
+        live += 1;
+      }
+    }
+    if (live * 2 > size) return undefined;
+    const remap = new Int32Array(size).fill(-1);
+    const kept = new Map<string, number>();
+    let next = 0;
+    for (let code = 0; code < size; code++) {
+      if (used[code] === 0) continue;
+      const value = this.values[code] as string;
+      remap[code] = next;
+      this.values[next] = value;
+      kept.set(value, next);
+      next += 1;
+    }
+    this.values.length = next;
+    this.#codes = kept;
+    // Lower-cased values are made again when asked (they follow the codes).
+    this.#lower.length = 0;
+    return remap;
   }
 
   /** A flag per code: 1 where `value` is one of `wanted`. */

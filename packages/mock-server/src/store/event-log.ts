@@ -79,6 +79,12 @@ export interface EventLogOptions {
   /** How many positions a walk covers between two pauses (a whole number, at least 1). Default 65,536. */
   chunk?: number | undefined;
 }
+/**
+ * Compaction (which drops the holes of removed events, and the dictionaries' values only they used)
+ * runs once the holes are more than this many and outnumber the events: 1,024.
+ */
+export const COMPACT_AFTER_HOLES = 1024;
+
 /** How many times a walk restarts after the log changed during a pause before it runs without pausing. */
 const MAX_RESTARTS = 2;
 
@@ -231,6 +237,18 @@ export class EventLog {
     return this.#kinds.length - this.#holes;
   }
 
+  /**
+   * How many distinct values a dictionary holds: a field's, the accounts' or the attribute lists'.
+   * They shrink at compaction once the kept events use at most half of them.
+   *
+   * @internal For tests of the memory bounds; the dictionaries follow the engine.
+   */
+  distinctValues(dictionary: EventField | 'account' | 'attributes'): number {
+    if (dictionary === 'account') return this.#accounts.size;
+    if (dictionary === 'attributes') return this.#lists.size;
+    return this.#columns[dictionary].dictionary.size;
+  }
+
   /** Every event, in insertion order. */
   *values(): Generator<Event> {
     for (let slot = 0; slot < this.#kinds.length; slot++) {
@@ -261,7 +279,7 @@ export class EventLog {
     this.#objects[slot] = undefined;
     this.#holes += 1;
     this.#version += 1;
-    if (this.#holes > 1024 && this.#holes > this.size) this.#compact();
+    if (this.#holes > COMPACT_AFTER_HOLES && this.#holes > this.size) this.#compact();
     return event;
   }
 
@@ -552,6 +570,48 @@ export class EventLog {
     const order = this.#order.data;
     for (let i = 0; i < this.#order.length; i++) order[i] = renumber[order[i] as number] as number;
     this.#holes = 0;
+    this.#shrinkDictionaries(to);
+  }
+
+  /**
+   * Drops from each dictionary the values no kept event uses, once they are more than half of it
+   * (`Dictionary.retain`), and rewrites the codes: so the values of dropped events (an API
+   * mutation's attribute lists, its asset ids) leave with them, and a bounded number of events takes
+   * bounded memory. Runs in compaction, whose cost it shares (linear in the events and the values).
+   */
+  #shrinkDictionaries(length: number): void {
+    const columns: Array<{ dictionary: Dictionary; codes: Int32Array; field?: EventField }> = [
+      { dictionary: this.#accounts, codes: this.#accountCodes.data },
+      ...FIELDS.map((field) => ({
+        dictionary: this.#columns[field].dictionary,
+        codes: this.#columns[field].codes.data,
+        field,
+      })),
+    ];
+    for (const { dictionary, codes, field } of columns) {
+      const remap = dictionary.retain(codes, length);
+      if (!remap) continue;
+      for (let i = 0; i < length; i++) codes[i] = remap[codes[i] as number] as number;
+      const text = (EVENT_TEXT_FIELDS as readonly EventField[]).indexOf(field as EventField);
+      if (text >= 0) this.#readable[text] = new Readability();
+    }
+    const listCodes = this.#listCodes.data;
+    const remap = this.#lists.retain(listCodes, length);
+    if (!remap) return;
+    for (let i = 0; i < length; i++) listCodes[i] = remap[listCodes[i] as number] as number;
+    for (let code = 0; code < remap.length; code++) {
+      const to = remap[code] as number;
+      if (to < 0) continue;
+      this.#listValues[to] = this.#listValues[code] as readonly string[];
+      this.#listObjects[to] = this.#listObjects[code] as readonly EventAttribute[];
+    }
+    this.#listValues.length = this.#lists.size;
+    this.#listObjects.length = this.#lists.size;
+    for (const [list, code] of this.#listByIdentity) {
+      const to = remap[code] as number;
+      if (to < 0) this.#listByIdentity.delete(list);
+      else this.#listByIdentity.set(list, to);
+    }
   }
 }
 

@@ -1,7 +1,12 @@
 /**
- * Runs a hostile-input script in a child Node with a small heap (`--max-old-space-size=512`), so that a
- * regression that exhausts memory fails one test instead of taking the test run down. The script
- * prints one JSON line with what the code accounted; the test asserts on that, never on RSS or time.
+ * Runs a hostile-input script in a child Node with a small heap (`--max-old-space-size`, 512 MB unless
+ * told), so that a regression that exhausts memory fails one test instead of taking the test run down.
+ * The script prints one JSON line with what it measured; the test asserts on that, never on time.
+ *
+ * The child runs with `--expose-gc`, and the script has `heapAfterGc()` in scope: the V8 heap in use
+ * after two forced full collections, in bytes. Heap-bound tests (docs/security.md, "Bounds proven by
+ * attack") measure it before and after an attack and assert that the growth stays within the
+ * documented bound plus a small constant.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -10,18 +15,30 @@ import { join, resolve } from 'node:path';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 
-/** Runs `body` (an async function body with `src` (the mock's src path) in scope) and parses its last stdout line. */
-export function runInSmallHeap<T>(body: string): Promise<T> {
+/** Options of {@link runInSmallHeap}. */
+export interface SmallHeapOptions {
+  /** The child's `--max-old-space-size`, in MB (512). */
+  heapMb?: number;
+}
+
+const PRELUDE = `const heapAfterGc = () => { globalThis.gc(); globalThis.gc(); return process.memoryUsage().heapUsed; };\n`;
+
+/**
+ * Runs `body` (an async function body with `src` (the mock's src path) and `heapAfterGc()` in scope)
+ * and parses its last stdout line.
+ */
+export function runInSmallHeap<T>(body: string, options: SmallHeapOptions = {}): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'iacm-hostile-'));
   const file = join(dir, 'script.ts');
   writeFileSync(
     file,
-    `const src = ${JSON.stringify(SRC)};\nconst main = async () => {\n${body}\n};\nmain().then((r) => console.log(JSON.stringify(r)), (e) => { console.error(e); process.exit(1); });\n`,
+    `const src = ${JSON.stringify(SRC)};\n${PRELUDE}const main = async () => {\n${body}\n};\nmain().then((r) => console.log(JSON.stringify(r)), (e) => { console.error(e); process.exit(1); });\n`,
   );
+  const heapMb = options.heapMb ?? 512;
   return new Promise((resolvePromise, reject) => {
     execFile(
       process.execPath,
-      ['--max-old-space-size=512', '--import', 'tsx', file],
+      [`--max-old-space-size=${heapMb}`, '--expose-gc', '--import', 'tsx', file],
       { cwd: resolve(import.meta.dirname, '../../../..'), maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error) {

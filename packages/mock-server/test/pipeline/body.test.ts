@@ -2,6 +2,7 @@ import type { BodyReader } from '@iacm/webhook-receiver';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/errors.js';
 import { RequestBody } from '../../src/pipeline/body.js';
+import { NOT_KEPT } from '../../src/pipeline/journal.js';
 import { expectError, setup } from '../helpers.js';
 
 const LIMIT = 1024;
@@ -70,6 +71,90 @@ describe('body stage', () => {
     });
     expect(await problem.value(LIMIT)).toEqual({ b: true });
     expect(await new RequestBody({ method: 'POST', path: '/', rawBody: '[1]' }).value(LIMIT)).toEqual([1]);
+  });
+
+  it('answers 415 for a body without a Content-Type where the route needs one (a route open without authentication)', async () => {
+    const request = (headers?: Record<string, string>) =>
+      new RequestBody({ method: 'POST', path: '/', rawBody: '{"a":1}', ...(headers ? { headers } : {}) });
+    let refusal: unknown;
+    try {
+      await request().value(LIMIT, { requireContentType: true });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toMatchObject({
+      status: 415,
+      code: 'unsupported_media_type',
+      message:
+        'expected a JSON body with Content-Type: application/json (or application/<name>+json), received no Content-Type',
+    });
+    const json = { 'content-type': 'application/json' };
+    expect(await request(json).value(LIMIT, { requireContentType: true })).toEqual({ a: 1 });
+    expect(await request().value(LIMIT, { requireContentType: false })).toEqual({ a: 1 });
+    expect(await request().value(LIMIT)).toEqual({ a: 1 });
+    expect(
+      await codeOf(request({ 'content-type': 'text/plain' }).value(LIMIT, { requireContentType: true })),
+    ).toBe('415 unsupported_media_type');
+    // No body at all is no body, whatever the Content-Type; a body the adapter parsed has passed its own checks.
+    expect(
+      await new RequestBody({ method: 'POST', path: '/', rawBody: '' }).value(LIMIT, {
+        requireContentType: true,
+      }),
+    ).toBeUndefined();
+    expect(
+      await new RequestBody({ method: 'POST', path: '/', body: { b: 2 } }).value(LIMIT, {
+        requireContentType: true,
+      }),
+    ).toEqual({ b: 2 });
+  });
+
+  it('POST /v2/login needs Content-Type: application/json, as the spec and the SDK send it (issue 20, finding 1)', async () => {
+    const { core, primary } = await setup({ sizes: { workspaces: 2, events: 2 } });
+    const rawBody = JSON.stringify({ accessKey: primary.accessKey, secretKey: primary.secretKey });
+    // What a "no-cors" fetch from any web page can send: a body without a Content-Type.
+    const bare = await core.handle({ method: 'POST', path: '/v2/login', rawBody });
+    const error = expectError(bare, 415, 'unsupported_media_type');
+    expect(error.message).toContain('received no Content-Type');
+    expect(JSON.stringify(error)).not.toContain(primary.secretKey);
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON']) {
+      const res = await core.handle({
+        method: 'POST',
+        path: '/v2/login',
+        rawBody,
+        headers: { 'content-type': type },
+      });
+      expect(res.status, type).toBe(200);
+    }
+    // An authenticated route still reads a body without a Content-Type as JSON.
+    const token = (
+      (await core.handle({ method: 'POST', path: '/v2/login', body: JSON.parse(rawBody) })).body as {
+        accessToken: string;
+      }
+    ).accessToken;
+    const search = await core.handle({
+      method: 'POST',
+      path: '/v2/workspaces/search',
+      rawBody: '{}',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(search.status).toBe(200);
+  });
+
+  it('gives the journal the body only once its sender is trusted, `[not kept]` before, nothing when unread', async () => {
+    const body = new RequestBody({ method: 'POST', path: '/', rawBody: '{"a":1}' });
+    expect(body.forJournal()).toBeUndefined();
+    await body.value(LIMIT);
+    expect(body.forJournal()).toBe(NOT_KEPT);
+    body.trust();
+    const read = body.forJournal();
+    expect(typeof read === 'function' ? read() : read).toEqual({ a: 1 });
+    const broken = new RequestBody({ method: 'POST', path: '/', rawBody: '{oops' });
+    broken.trust();
+    expect(broken.forJournal()).toBeUndefined();
+    await codeOf(broken.value(LIMIT));
+    const thrower = broken.forJournal();
+    expect(typeof thrower).toBe('function');
+    expect(() => (thrower as () => unknown)()).toThrow(HttpError);
   });
 
   it('takes an empty text as no body, and a body the adapter parsed as it is', async () => {

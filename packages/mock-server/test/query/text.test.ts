@@ -45,6 +45,54 @@ describe('free-text search', () => {
     }
   });
 
+  it('knows an internal id only as the whole text: an id inside longer text is not one (free text searches it)', () => {
+    const hex = '68fcd19666b53eb2c86d6919';
+    const uuid = '729779f2-43f0-4e62-ba56-8342c86d69ba';
+    for (const id of [hex, uuid]) {
+      for (const text of [
+        `x${id}`,
+        `${id}x`,
+        ` ${id}`,
+        `${id} `,
+        `${id}\n`,
+        `\n${id}`,
+        `see ${id} here`,
+        `${id}${id}`,
+      ])
+        expect(isInternalId(text), JSON.stringify(text)).toBe(false);
+    }
+    // One hex digit more or less around a 24-hex id, or a UUID with a longer group, is not an id either.
+    expect(isInternalId(`${hex}0`)).toBe(false);
+    expect(isInternalId(`0${hex}`)).toBe(false);
+    expect(isInternalId(`${uuid}0`)).toBe(false);
+    expect(isInternalId(`0${uuid}`)).toBe(false);
+  });
+
+  it('searches an event value that merely holds an internal id, before or after other text', async () => {
+    const hex = '68fcd19666b53eb2c86d6919';
+    const uuid = '729779f2-43f0-4e62-ba56-8342c86d69ba';
+    const values = [`rule-${hex}`, `${hex}-copy`, `stack ${uuid}`, `${uuid}/main`, `${hex}0`];
+    const events: Event[] = values.map((value, i) => ({
+      id: `00000000-0000-4000-8000-00000000000${i}`,
+      account_id: 'a',
+      integration_id: 'int-aws-prod-1',
+      event_timestamp: '2026-01-01T00:00:00.000Z',
+      event_type: 'guardrails_violation',
+      provider_type: 'aws',
+      asset_id: `asset-${i}`,
+      asset_type: 'iacm_workspace',
+      event: { mutation_id: 'm', mutation_type: 'update', attributes: [{ key: 'note', value }] },
+    }));
+    const log = new EventLog(events);
+    const found = async (text: string) =>
+      (await log.search({ needle: searchNeedle(text) }, { size: 10 }, [])).page.map((e) => e.asset_id);
+    expect(await found(hex)).toEqual(['asset-0', 'asset-1', 'asset-4']);
+    expect(await found(uuid)).toEqual(['asset-2', 'asset-3']);
+    expect(await found('rule-')).toEqual(['asset-0']);
+    expect(await found('-copy')).toEqual(['asset-1']);
+    expect(await found('/main')).toEqual(['asset-3']);
+  });
+
   it('never searches an event value that is an internal id', async () => {
     const event: Event = {
       id: '00000000-0000-4000-8000-000000000000',

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareVersions, isVersion, versionSortKey } from '../../src/query/versions.js';
+import {
+  compareVersions,
+  isVersion,
+  VERSION_KEY_BOUNDS,
+  versionKeysKept,
+  versionSortKey,
+} from '../../src/query/versions.js';
 
 const sorted = (values: string[]) => [...values].sort(compareVersions);
 
@@ -123,6 +129,91 @@ describe('version order', () => {
     expect(compareVersions('1.0.0-rc.99999999999999999999', '1.0.0-rc.100000000000000000000')).toBeLessThan(
       0,
     );
+  });
+
+  it('reads identifiers made of ASCII letters, digits and hyphens only (the edges of each range)', () => {
+    for (const id of ['A', 'Z', 'a', 'z', '0', '9', '-', 'AZaz09-']) {
+      expect(isVersion(`1.0.0-${id}`), id).toBe(true);
+      expect(isVersion(`1.0.0+${id}`), id).toBe(true);
+    }
+    for (const id of ['@', '[', '`', '{', '/', ':', '_', ' ']) {
+      expect(isVersion(`1.0.0-${id}`), id).toBe(false);
+      expect(isVersion(`1.0.0+${id}`), id).toBe(false);
+    }
+  });
+
+  it('needs a hyphen before a pre-release and a plus before build metadata', () => {
+    for (const text of ['1.2rc', '1.2rc1', '1.0.0_rc', '1.0.0~1', '1.2.3.rc']) {
+      expect(isVersion(text), text).toBe(false);
+    }
+    expect(isVersion('1+build.7')).toBe(true);
+    expect(compareVersions('1+build.7', '1.0')).toBe(0);
+    expect(compareVersions('1-rc+build', '1-rc')).toBe(0);
+    expect(compareVersions('1-rc+build', '1')).toBeLessThan(0);
+  });
+
+  it('drops every leading zero of a number, inner zeros kept', () => {
+    expect(compareVersions('1.010', '1.10')).toBe(0);
+    expect(compareVersions('1.0010', '1.10')).toBe(0);
+    expect(compareVersions('1.010', '1.1')).toBeGreaterThan(0);
+    expect(compareVersions('1.0-rc.010', '1.0-rc.10')).toBe(0);
+  });
+
+  it('drops only trailing zero numbers: inner zeros count', () => {
+    expect(compareVersions('1.0.1', '1.1')).toBeLessThan(0);
+    expect(compareVersions('1.0.0.1', '1.0.1')).toBeLessThan(0);
+    expect(compareVersions('0.0.1', '0.1')).toBeLessThan(0);
+    expect(compareVersions('0.0', '0')).toBe(0);
+    expect(compareVersions('0.0.0-rc', '0-rc')).toBe(0);
+    expect(sorted(['1.0.0.1', '1', '0.0.0.1', '1.0.0.0.0', '0'])).toEqual([
+      '0',
+      '0.0.0.1',
+      '1',
+      '1.0.0.0.0',
+      '1.0.0.1',
+    ]);
+  });
+
+  it('orders numbers of ten digits and more after shorter ones', () => {
+    expect(compareVersions('1.1234567890', '1.999999999')).toBeGreaterThan(0);
+    expect(compareVersions('1.0.0-rc.1234567890', '1.0.0-rc.999999999')).toBeGreaterThan(0);
+    expect(compareVersions('1234567890', '2')).toBeGreaterThan(0);
+  });
+
+  it('ends an alphanumeric identifier before the next one starts ("a.b" before "ab", "a.1" before "a-")', () => {
+    expect(compareVersions('1.0.0-a.b', '1.0.0-ab')).toBeLessThan(0);
+    expect(compareVersions('1.0.0-a.1', '1.0.0-a-')).toBeLessThan(0);
+    expect(compareVersions('1.0.0-a.b', '1.0.0-a.b')).toBe(0);
+  });
+
+  it('puts a numeric identifier before every alphanumeric one, whatever its first character', () => {
+    for (const alphanumeric of ['-', '-1', '0a', '9z', 'A', 'Z', 'a', 'z']) {
+      expect(compareVersions('1.0.0-99', `1.0.0-${alphanumeric}`), alphanumeric).toBeLessThan(0);
+      expect(compareVersions('1.0.0-rc.1234567890', `1.0.0-rc.${alphanumeric}`), alphanumeric).toBeLessThan(0);
+    }
+  });
+
+  it('ties two missing values', () => {
+    expect(compareVersions(undefined, null)).toBe(0);
+    expect(compareVersions(null, null)).toBe(0);
+    expect(compareVersions(3, undefined)).toBe(0);
+  });
+
+  it(`keeps at most ${VERSION_KEY_BOUNDS.maxEntries} sort keys, for values of at most ${VERSION_KEY_BOUNDS.maxKeyLength} characters`, () => {
+    const { maxEntries, maxKeyLength } = VERSION_KEY_BOUNDS;
+    let most = 0;
+    let least = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 2 * maxEntries + 10; i++) {
+      versionSortKey(`1.${i}`);
+      most = Math.max(most, versionKeysKept());
+      least = Math.min(least, versionKeysKept());
+    }
+    expect([least, most]).toEqual([1, maxEntries]);
+    const before = versionKeysKept();
+    const long = `1.0.0-${'x'.repeat(maxKeyLength)}`;
+    expect(versionSortKey(long)).toBe(versionSortKey(long));
+    expect(versionKeysKept()).toBe(before);
+    expect(compareVersions(long, '1.0.0')).toBeLessThan(0);
   });
 
   it('agrees with a plain reading of the rules on random version-like strings', () => {

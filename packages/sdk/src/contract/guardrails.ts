@@ -10,7 +10,12 @@ import {
   TAG_ENFORCEMENT_MODES,
   type TagEnforcementMode,
 } from './enums.js';
-import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES } from './limits.js';
+import {
+  MAX_REQUEST_LIST_ITEMS,
+  MAX_REQUEST_LIST_VALUES,
+  MAX_RESOURCE_ADDRESS_LENGTH,
+  MAX_RULE_VALUE_LENGTH,
+} from './limits.js';
 import {
   filterValues,
   type IncludeExclude,
@@ -27,11 +32,43 @@ import {
 } from './primitives.js';
 
 /**
- * A list of strings of a request (`strict`: at most {@link MAX_REQUEST_LIST_VALUES}) or of an answer
- * (any length).
+ * A list of strings of a request (`strict`: at most {@link MAX_REQUEST_LIST_VALUES} values of at most
+ * `maxLength` characters) or of an answer (any length).
  */
-function modeStrings(mode: Strictness): z.ZodArray<z.ZodString> {
-  return mode === 'strict' ? z.array(z.string()).max(MAX_REQUEST_LIST_VALUES) : z.array(z.string());
+function modeStrings(mode: Strictness, maxLength = MAX_RULE_VALUE_LENGTH): z.ZodArray<z.ZodString> {
+  return mode === 'strict'
+    ? z.array(z.string().max(maxLength)).max(MAX_REQUEST_LIST_VALUES)
+    : z.array(z.string());
+}
+
+/**
+ * A request's `requiredValues`: at most {@link MAX_REQUEST_LIST_VALUES} tags, each named in at most
+ * {@link MAX_RULE_VALUE_LENGTH} characters, each with a list of values. The tag names are checked by a
+ * refinement rather than a key schema, so that an error names the member without echoing a long name.
+ */
+function requiredValuesSchema() {
+  return z
+    .record(z.string(), modeStrings('strict'))
+    .superRefine((values, ctx) => {
+      const names = Object.keys(values);
+      if (names.length > MAX_REQUEST_LIST_VALUES) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected at most ${MAX_REQUEST_LIST_VALUES} tags (${names.length} were given)`,
+        });
+      }
+      const long = names.find((name) => name.length > MAX_RULE_VALUE_LENGTH);
+      if (long !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected tag names of at most ${MAX_RULE_VALUE_LENGTH} characters (one has ${long.length})`,
+        });
+      }
+    })
+    .meta({
+      maxProperties: MAX_REQUEST_LIST_VALUES,
+      propertyNames: { maxLength: MAX_RULE_VALUE_LENGTH },
+    });
 }
 
 /** Builds the guardrail rule parts, strict (request bodies) or loose (responses). */
@@ -68,12 +105,15 @@ function guardrailParts<M extends Strictness>(mode: M) {
     ).optional(),
     regions: list,
     assetTypes: list,
-    specificResources: modeStrings(mode).optional(),
+    specificResources: modeStrings(mode, MAX_RESOURCE_ADDRESS_LENGTH).optional(),
   });
   const tag = modeObject(mode, {
     tagEnforcementMode: modeEnum(mode, TAG_ENFORCEMENT_MODES),
     requiredTags: modeStrings(mode).optional(),
-    requiredValues: z.record(z.string(), modeStrings(mode)).optional(),
+    requiredValues: (mode === 'strict'
+      ? requiredValuesSchema()
+      : z.record(z.string(), z.array(z.string()))
+    ).optional(),
   });
   const criteriaShape = {
     cost: cost.optional(),
@@ -133,7 +173,7 @@ export interface ResourceCriteria {
   regions: IncludeExclude;
   /** Asset types, like `aws_s3_bucket` (`*` wildcard). */
   assetTypes: IncludeExclude;
-  /** Specific resource addresses. */
+  /** Specific resource addresses (in a request, each at most 2,048 characters: `MAX_RESOURCE_ADDRESS_LENGTH`). */
   specificResources?: string[] | undefined;
 }
 
@@ -146,7 +186,7 @@ export interface TagCriteria {
   tagEnforcementMode: TagEnforcementMode;
   /** Tag names. */
   requiredTags?: string[] | undefined;
-  /** Allowed values of each tag. */
+  /** Allowed values of each tag (in a request, at most 1,000 tags named in at most 256 characters). */
   requiredValues?: Record<string, string[]> | undefined;
 }
 
@@ -403,7 +443,11 @@ export interface GuardrailCreateFields {
   createdBy: string;
   /** The rule's name: 1 to 256 characters, not blank. */
   name: string;
-  /** What the rule applies to: all four lists are required. */
+  /**
+   * What the rule applies to: all four lists are required. In a request each list holds at most
+   * 1,000 values of at most 256 characters (`MAX_REQUEST_LIST_VALUES`, `MAX_RULE_VALUE_LENGTH`), as
+   * do the criteria's lists.
+   */
   scope: GuardrailScope;
   /** Whether the rule is checked. Default true. */
   isEnabled?: boolean | undefined;

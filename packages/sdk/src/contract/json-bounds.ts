@@ -71,8 +71,10 @@ export interface JsonBoundsProblem extends FieldIssue {
 interface Frame {
   readonly value: object;
   readonly depth: number;
+  /** The array or object holding it; `undefined` for the whole value. */
   readonly parent: Frame | undefined;
-  readonly key: string | number;
+  /** Its key or index in its parent (the whole value has none). */
+  readonly key?: string | number;
 }
 
 /** Keys in a reported path are cut to this many characters (a key can be any length). */
@@ -92,9 +94,9 @@ function boundOf(bounds: JsonBounds | undefined, name: JsonBound): number {
 }
 
 /** The dotted path of a frame's value (at most `depth` segments: never more than maxDepth + 1). */
-function pathOf(frame: Frame | undefined, last?: string | number): string {
+function pathOf(frame: Frame, last?: string | number): string {
   const parts: Array<string | number> = last === undefined ? [] : [last];
-  for (let at = frame; at?.parent !== undefined; at = at.parent) parts.push(at.key);
+  for (let at = frame; at.parent !== undefined; at = at.parent) parts.push(at.key as string | number);
   let out = '';
   for (let i = parts.length - 1; i >= 0; i--) {
     const part = parts[i] as string | number;
@@ -176,12 +178,12 @@ export function checkJsonBounds(value: unknown, bounds?: JsonBounds): JsonBounds
   if (nodes > maxNodes) return tooMany();
   if (!isContainer(value)) return undefined;
   if (maxDepth < 1) return tooDeep('');
-  const stack: Frame[] = [{ value, depth: 1, parent: undefined, key: '' }];
+  const stack: Frame[] = [{ value, depth: 1, parent: undefined }];
+  /** The containers of the frame being walked, pushed onto the stack once it is walked. */
   const children: Frame[] = [];
   while (stack.length > 0) {
     const frame = stack.pop() as Frame;
     const container = frame.value;
-    children.length = 0;
     if (Array.isArray(container)) {
       const length = container.length;
       if (length > maxArrayLength) {
@@ -196,6 +198,7 @@ export function checkJsonBounds(value: unknown, bounds?: JsonBounds): JsonBounds
       }
       nodes += length;
       if (nodes > maxNodes) return tooMany();
+      // Stryker disable next-line EqualityOperator: `i <= length` also reads one past the end, which is undefined, not a container: the same walk.
       for (let i = 0; i < length; i++) {
         const child: unknown = container[i];
         if (!isContainer(child)) continue;
@@ -225,6 +228,7 @@ export function checkJsonBounds(value: unknown, bounds?: JsonBounds): JsonBounds
     }
     // Pushed in reverse, so that the walk (and the first problem it finds) follows document order.
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Frame);
+    children.length = 0;
   }
   return undefined;
 }

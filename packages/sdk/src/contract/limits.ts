@@ -28,3 +28,21 @@ export const MAX_REQUEST_LIST_VALUES = 1000;
  * (`sort`, `sortArr`) and `projection` fields. Each names one of a few dozen fields at most.
  */
 export const MAX_REQUEST_LIST_ITEMS = 100;
+
+/**
+ * The most characters of one value in a guardrail rule's `scope` lists and `criteria` lists (workspace,
+ * repository, branch and label patterns, policies, regions, asset types, tag names and values), and of a
+ * `requiredValues` tag name: 256, the longest tag value AWS and Azure take and longer than any name
+ * those lists hold. A longer value is a 400 naming it. Specific resources take
+ * {@link MAX_RESOURCE_ADDRESS_LENGTH}.
+ */
+export const MAX_RULE_VALUE_LENGTH = 256;
+
+/** The most characters of one of a resource rule's `specificResources`: 2,048, the longest AWS ARN. */
+export const MAX_RESOURCE_ADDRESS_LENGTH = 2048;
+
+/** The most labels a workspace holds (`PUT /v2/workspaces/{id}/labels` replaces them all). */
+export const MAX_WORKSPACE_LABELS = 50;
+
+/** The most characters of one workspace label (at least 1). */
+export const MAX_LABEL_LENGTH = 128;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES } from './limits.js';
+import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES, MAX_RULE_VALUE_LENGTH } from './limits.js';
 
 /**
  * Pattern of a record identifier inside a body (spec §2): 24 hexadecimal characters.
@@ -379,11 +379,13 @@ export function modeEnum<M extends Strictness, const T extends readonly [string,
 }
 
 /**
- * A list of strings of a request (`strict`: at most {@link MAX_REQUEST_LIST_VALUES} values) or of an
- * answer (`loose`: any length).
+ * A list of strings of a request (`strict`: at most {@link MAX_REQUEST_LIST_VALUES} values of at most
+ * {@link MAX_RULE_VALUE_LENGTH} characters) or of an answer (`loose`: any length).
  */
 function modeStrings(mode: Strictness): z.ZodArray<z.ZodString> {
-  return mode === 'strict' ? z.array(z.string()).max(MAX_REQUEST_LIST_VALUES) : z.array(z.string());
+  return mode === 'strict'
+    ? z.array(z.string().max(MAX_RULE_VALUE_LENGTH)).max(MAX_REQUEST_LIST_VALUES)
+    : z.array(z.string());
 }
 
 /** A `{ include, exclude }` pair of string lists, as in guardrail scope and criteria. */

@@ -39,6 +39,33 @@ export const SECRET_MEMBERS = [
 ] as const;
 
 /**
+ * Query parameters that carry a credential in the URLs of well-known services, by their real names
+ * (matched as a whole name, in any case; {@link isSecretParameter} is true for each): `sig` (Azure
+ * SAS, Logic Apps), `code` (Azure Functions keys), `hmac` (Shopify), `signature` and `AWSAccessKeyId`
+ * (S3 and GCS signed URLs, version 2), `X-Amz-Signature`, `X-Amz-Credential` and
+ * `X-Amz-Security-Token` (AWS Signature Version 4), `X-Goog-Signature` and `X-Goog-Credential` (GCS
+ * signed URLs, version 4). `sig`, `code` and `hmac` count only as a parameter's whole name
+ * (`statusCode` is not one); the others count by the word rules of {@link isSecretParameter} anyway.
+ */
+export const SECRET_PARAMETERS = [
+  'sig',
+  'code',
+  'hmac',
+  'signature',
+  'AWSAccessKeyId',
+  'X-Amz-Signature',
+  'X-Amz-Credential',
+  'X-Amz-Security-Token',
+  'X-Goog-Signature',
+  'X-Goog-Credential',
+] as const;
+
+/** {@link SECRET_PARAMETERS} in lower case. */
+const SECRET_PARAMETER_NAMES: ReadonlySet<string> = new Set(
+  SECRET_PARAMETERS.map((name) => name.toLowerCase()),
+);
+
+/**
  * The words that make a name a credential's, as {@link isSecretName} reads them: `token` and `key`
  * as the last word of a name, the others anywhere in it.
  */
@@ -186,13 +213,14 @@ export function isSecretName(name: string): boolean {
 }
 
 /**
- * Whether a query parameter's value is a credential: {@link isSecretName}, and also any name with a
- * word `key` or `token` (or a glued word ending in one): a URL is logged, bookmarked and shared,
+ * Whether a query parameter's value is a credential: {@link isSecretName}; a name of
+ * {@link SECRET_PARAMETERS} in any case (`?sig=`, `?code=`, `?X-Amz-Signature=`); and any name with
+ * a word `key` or `token` (or a glued word ending in one): a URL is logged, bookmarked and shared,
  * `?key=` is how many APIs take an API key, and a paging cursor in a URL is masked too
  * (`?key=`, `?KEY=`, `?sortKey=`, `?continuationToken=`, `?my_token=`; not `?keyword=` or `?page=`).
  */
 export function isSecretParameter(name: string): boolean {
-  if (isSecretName(name)) return true;
+  if (SECRET_PARAMETER_NAMES.has(name.toLowerCase()) || isSecretName(name)) return true;
   return wordsOf(name).some((word) => {
     const one = singular(word);
     return (

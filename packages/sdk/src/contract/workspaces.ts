@@ -17,7 +17,7 @@ import {
   VCS_TYPES,
   type VcsType,
 } from './enums.js';
-import { MAX_REQUEST_LIST_ITEMS } from './limits.js';
+import { MAX_LABEL_LENGTH, MAX_REQUEST_LIST_ITEMS, MAX_WORKSPACE_LABELS } from './limits.js';
 import {
   type Described,
   filterValues,
@@ -29,8 +29,8 @@ import {
   Timestamp,
 } from './primitives.js';
 
-/** A label: 1 to 128 characters. */
-const Label = z.string().min(1).max(128);
+/** A label: 1 to {@link MAX_LABEL_LENGTH} (128) characters. */
+const Label = z.string().min(1).max(MAX_LABEL_LENGTH);
 
 /** `{ description }`, the wrapper the spec uses for several enumerated members. */
 function described<T extends z.ZodType<string, string>>(value: T) {
@@ -536,7 +536,7 @@ export interface WorkspaceDeleteResponse {
 export const WorkspaceLabelsBody = z.strictObject({
   labels: z
     .array(Label)
-    .max(50)
+    .max(MAX_WORKSPACE_LABELS)
     .refine((labels) => new Set(labels).size === labels.length, {
       error: 'expected each label once; remove duplicates',
     }),

@@ -59,7 +59,10 @@ export type NextPage<P> = (page: P, pageIndex: number) => (() => Promise<WithRes
 
 /** Options of {@link PagePromise.toArray}. */
 export interface ToArrayOptions {
-  /** The most items to collect (required, so a large account cannot exhaust memory by accident). */
+  /**
+   * The most items to collect: a whole number, 0 or more (0 collects nothing and sends no request).
+   * Required, so a large account cannot exhaust memory by accident.
+   */
   limit: number;
 }
 
@@ -98,12 +101,18 @@ export class PagePromise<P, Item> extends APIPromise<P> implements AsyncIterable
     }
   }
 
-  /** Collects items across pages, at most `limit` of them; stops fetching once it has them. */
+  /**
+   * Collects items across pages, at most `limit` of them; stops fetching once it has them. `limit: 0`
+   * answers `[]` without a request.
+   * @throws IacmError naming `limit` when it is not a whole number, 0 or more (negative, fractional,
+   * not a number, or missing), before any request.
+   */
   async toArray(options: ToArrayOptions): Promise<Item[]> {
     const limit = options?.limit;
-    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) {
+    if (!Number.isInteger(limit) || limit < 0) {
       throw new IacmError(
-        'toArray: expected { limit } with a whole number ≥ 0, so a large account cannot exhaust memory',
+        'toArray: limit expects a whole number, 0 or more (the most items to collect, so that a large ' +
+          `account cannot exhaust memory), received ${describeLimit(limit)}`,
       );
     }
     const out: Item[] = [];
@@ -114,6 +123,12 @@ export class PagePromise<P, Item> extends APIPromise<P> implements AsyncIterable
     }
     return out;
   }
+}
+
+/** What came as `toArray`'s limit, for its error: the number, `no limit`, or its type. */
+function describeLimit(limit: unknown): string {
+  if (typeof limit === 'number') return String(limit);
+  return limit === undefined ? 'no limit' : `a value of type ${typeof limit}`;
 }
 
 /** The name of an endpoint whose results come in pages (its table entry's `pagination` is not `none`). */
