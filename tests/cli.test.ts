@@ -362,7 +362,9 @@ describe('iacm-mock CLI (the built bin, as a real process)', () => {
       const refused = snapshot.pairs.map(() => 401);
       expect(await statuses(url, snapshot.pairs)).toEqual(refused);
       expect(await statuses(url, printed)).toEqual(allowed);
-      expect(out).toContain(`Secret keys are not printed: GET ${url.replace('127.0.0.1', '0.0.0.0')}/__mock/accounts`);
+      expect(out).toContain(
+        `Secret keys are not printed: GET ${url.replace('127.0.0.1', '0.0.0.0')}/__mock/accounts`,
+      );
 
       expect((await control(url, 'POST', '/reset')).status).toBeLessThan(300);
       expect(await statuses(url, snapshot.pairs)).toEqual(refused);

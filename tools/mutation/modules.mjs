@@ -15,7 +15,7 @@
  * matched on the mutated code (not the line, which moves), counted out of the score by
  * `check-scores.mjs` and printed with their reason. Never mark a mutant that a test could kill.
  *
- * `MUTATION_MODULES=glob,versions pnpm test:mutation` runs only the named modules.
+ * `MUTATION_MODULES=query-glob,query-versions pnpm test:mutation` runs only the named modules.
  *
  * @typedef {{ file: string, mutator: string, original: string, replacement: string, reason: string }} Equivalent
  * @typedef {{ name: string, mutate: string[], tests: string[], equivalent?: Equivalent[] }} MutationModule

@@ -3,21 +3,40 @@
  * equal to the constants the code uses, so that the page cannot drift from the code.
  */
 import { readFileSync } from 'node:fs';
-import { DEFAULT_JSON_BOUNDS } from '@iacm/sdk/contract';
+import {
+  DEFAULT_JSON_BOUNDS,
+  MAX_LABEL_LENGTH,
+  MAX_REQUEST_LIST_VALUES,
+  MAX_RESOURCE_ADDRESS_LENGTH,
+  MAX_RULE_VALUE_LENGTH,
+  MAX_WORKSPACE_LABELS,
+  SECRET_PARAMETERS,
+} from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SERVER_TIMEOUTS } from '../src/adapters/node.js';
+import {
+  DEFAULT_SERVER_TIMEOUTS,
+  MAX_CONNECTIONS_CHECK_MS,
+  MIN_CONNECTIONS_CHECK_MS,
+} from '../src/adapters/node.js';
+import { MAX_SNAPSHOT_BYTES } from '../src/control/state.js';
 import { DEFAULT_LOGIN_THROTTLE } from '../src/core/login.js';
+import { DEFAULT_ACCOUNT_LIMITS } from '../src/domain/caps.js';
 import { MIN_RETRY_DELAY_MS } from '../src/domain/delivery-policy.js';
+import { MAX_EVENT_ATTRIBUTE_LENGTH } from '../src/domain/events.js';
 import { DEFAULT_RETENTION } from '../src/domain/retention.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../src/pipeline/body.js';
+import { CLOCK_ADVANCE_RANGE, CLOCK_RANGE } from '../src/pipeline/clock.js';
 import { FAULT_LIMITS } from '../src/pipeline/faults.js';
 import {
   DEFAULT_JOURNAL_BODY_BYTES,
   DEFAULT_JOURNAL_LIMIT,
   DEFAULT_JOURNAL_MAX_BYTES,
+  JOURNAL_BYTES_PER_CHAR,
+  JOURNAL_ENTRY_OVERHEAD_BYTES,
+  JOURNAL_STRING_OVERHEAD_BYTES,
 } from '../src/pipeline/journal.js';
-import { DEFAULT_MAX_RATE_LIMIT_CLIENTS } from '../src/pipeline/rate-limit.js';
-import { EventLog } from '../src/store/event-log.js';
+import { DEFAULT_MAX_RATE_LIMIT_CLIENTS, RATE_LIMIT_RANGES } from '../src/pipeline/rate-limit.js';
+import { COMPACT_AFTER_HOLES, EventLog } from '../src/store/event-log.js';
 import { RUN_CACHE_WORKSPACES } from '../src/store/runs.js';
 import { SIZE_MAXIMA } from '../src/store/seed/limits.js';
 
@@ -33,8 +52,38 @@ describe('docs/security.md matches the code', () => {
     ['fault path', `a path pattern of ${n(FAULT_LIMITS.maxPathLength)} characters`],
     ['fault headers', `${FAULT_LIMITS.maxHeaders} headers`],
     ['journal entries', new RegExp(`Journal entries\\s*\\|\\s*${DEFAULT_JOURNAL_LIMIT}\\s`)],
-    ['journal bytes', `${kib(DEFAULT_JOURNAL_MAX_BYTES)} (approximate JSON size`],
-    ['journal body', `${kib(DEFAULT_JOURNAL_BODY_BYTES)} (larger:`],
+    ['journal bytes', `${kib(DEFAULT_JOURNAL_MAX_BYTES)} of heap`],
+    [
+      'journal accounting',
+      `${JOURNAL_BYTES_PER_CHAR} bytes per character, ${JOURNAL_STRING_OVERHEAD_BYTES} per text and ${JOURNAL_ENTRY_OVERHEAD_BYTES} per entry`,
+    ],
+    ['journal body', `${kib(DEFAULT_JOURNAL_BODY_BYTES)} of its JSON text`],
+    ['rules per account', `${n(DEFAULT_ACCOUNT_LIMITS.rulesPerAccount)} per account (the next`],
+    ['rule bytes', `${kib(DEFAULT_ACCOUNT_LIMITS.ruleBytesPerAccount)} per account by \`storedBytes\``],
+    [
+      'notification configurations',
+      `${n(DEFAULT_ACCOUNT_LIMITS.notificationsPerAccount)} per account (a create`,
+    ],
+    ['event attribute', `an attribute value at most ${n(MAX_EVENT_ATTRIBUTE_LENGTH)} characters`],
+    ['event compaction', `more than ${n(COMPACT_AFTER_HOLES)})`],
+    [
+      'rule values',
+      `${n(MAX_REQUEST_LIST_VALUES)} values of at most ${MAX_RULE_VALUE_LENGTH} characters (\`specificResources\` ${n(MAX_RESOURCE_ADDRESS_LENGTH)})`,
+    ],
+    ['labels', `${MAX_WORKSPACE_LABELS} per workspace, each 1 to ${MAX_LABEL_LENGTH} characters`],
+    ['connection checks', `at least every ${MAX_CONNECTIONS_CHECK_MS / 1000} s`],
+    ['connection check floor', `from ${MIN_CONNECTIONS_CHECK_MS} ms to ${MAX_CONNECTIONS_CHECK_MS / 1000} s`],
+    [
+      'clock range',
+      `${new Date(CLOCK_RANGE.min).toISOString()} to ${new Date(CLOCK_RANGE.max).toISOString()} (\`now\`)`,
+    ],
+    ['clock move', `a move at most ${CLOCK_ADVANCE_RANGE.max / (365 * 86_400_000)} years either way`],
+    [
+      'rate-limit range',
+      `\`limit\` ${n(RATE_LIMIT_RANGES.limit.min)} to ${n(RATE_LIMIT_RANGES.limit.max)}, \`windowSeconds\` ${n(RATE_LIMIT_RANGES.windowSeconds.min)} to ${n(RATE_LIMIT_RANGES.windowSeconds.max)}`,
+    ],
+    ['snapshot bytes', `${kib(MAX_SNAPSHOT_BYTES)} of JSON (about`],
+    ...SECRET_PARAMETERS.map((name) => [`secret parameter ${name}`, `\`${name}\``] as [string, string]),
     ['headers timeout', `${DEFAULT_SERVER_TIMEOUTS.headersTimeoutMs / 1000} s to send a request's headers`],
     [
       'request timeout',
@@ -70,5 +119,40 @@ describe('docs/security.md matches the code', () => {
   ] as Array<[string, string | RegExp]>)('%s: says %j', (_, text) => {
     if (typeof text === 'string') expect(doc).toContain(text);
     else expect(doc).toMatch(text);
+  });
+});
+
+/**
+ * The table "Bounds proven by attack": every row names a caller and the test that attacks the bound;
+ * each named test must exist (the file, and each quoted test or describe name in it), so that the
+ * table cannot point at a test that was renamed or removed.
+ */
+describe('docs/security.md: every bound proven by attack names a test that exists', () => {
+  const section = doc.split('## Bounds proven by attack')[1]?.split('\n## ')[0] ?? '';
+  const rows = section
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !line.startsWith('| Bound') && !line.startsWith('| ---'))
+    .map((line) => line.split(' | ').map((cell) => cell.replace(/^\| |\s*\|$/g, '').trim()));
+  const root = new URL('../../../', import.meta.url);
+  const callers = new Set(['unauthenticated', 'API user', 'control plane', 'in-process caller']);
+
+  it('has a row for each bound this issue attacked', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it.each(rows.map((cells) => [cells[0], cells] as const))('%s', (_, cells) => {
+    expect(cells).toHaveLength(4);
+    const [, caller, , test] = cells as [string, string, string, string];
+    expect([...callers].some((name) => caller.startsWith(name))).toBe(true);
+    const files = [...test.matchAll(/`([^`]+\.test\.ts)`/g)].map(([, path]) => path as string);
+    const names = [...test.matchAll(/"([^"]+)"/g)].map(([, name]) => name as string);
+    expect(files.length).toBeGreaterThan(0);
+    expect(names.length).toBeGreaterThan(0);
+    const texts = files.map((path) => readFileSync(new URL(path, root), 'utf8'));
+    for (const name of names)
+      expect(
+        texts.some((text) => text.includes(name)),
+        name,
+      ).toBe(true);
   });
 });

@@ -65,7 +65,7 @@ export interface LoginThrottleSetting {
  */
 export function toLoginThrottle(option: LoginThrottleOption | undefined): LoginThrottleSetting | undefined {
   if (option === false) return undefined;
-  const given = option === true || option === undefined ? {} : option;
+  const given = typeof option === 'object' ? option : {};
   const whole = (name: keyof typeof DEFAULT_LOGIN_THROTTLE, max: number): number => {
     const value = given[name] ?? DEFAULT_LOGIN_THROTTLE[name];
     if (!Number.isInteger(value) || value < 1 || value > max)
@@ -94,26 +94,29 @@ export function toLoginThrottle(option: LoginThrottleOption | undefined): LoginT
  * `maxKeys` keys of at most 512 characters, each with at most `maxFailures` times.
  */
 export class LoginThrottle {
-  readonly #setting: LoginThrottleSetting | undefined;
-  /** Failed attempts per access key (`undefined`: off). */
-  readonly #failures: WindowCounter | undefined;
+  /** The setting and the failed attempts per access key (`undefined`: off). */
+  readonly #on: { readonly setting: LoginThrottleSetting; readonly failures: WindowCounter } | undefined;
 
   /** Creates a throttle with its setting (`undefined`: off), as {@link toLoginThrottle} gives it. */
   constructor(setting: LoginThrottleSetting | undefined) {
-    this.#setting = setting && { ...setting };
-    this.#failures =
-      setting &&
-      new WindowCounter({ windowMs: setting.windowMs, maxKeys: setting.maxKeys, whenFull: 'refuse' });
+    this.#on = setting && {
+      setting: { ...setting },
+      failures: new WindowCounter({
+        windowMs: setting.windowMs,
+        maxKeys: setting.maxKeys,
+        whenFull: 'refuse',
+      }),
+    };
   }
 
   /** The setting (`undefined`: off). */
   get setting(): LoginThrottleSetting | undefined {
-    return this.#setting && { ...this.#setting };
+    return this.#on && { ...this.#on.setting };
   }
 
   /** How many access keys have failures counted now. */
   get trackedKeys(): number {
-    return this.#failures?.size ?? 0;
+    return this.#on?.failures.size ?? 0;
   }
 
   /**
@@ -123,9 +126,9 @@ export class LoginThrottle {
    * tracked and `maxKeys` keys with failures in their window are.
    */
   attempt(accessKey: string, now: number): void {
-    const setting = this.#setting;
-    if (!setting || !this.#failures) return;
-    const count = this.#failures.count(accessKey, now, setting.maxFailures);
+    if (!this.#on) return;
+    const { setting, failures } = this.#on;
+    const count = failures.count(accessKey, now, setting.maxFailures);
     if (count.counted) return;
     const retryAfter = Math.ceil(count.waitMs / 1000);
     const seconds = setting.windowMs / 1000;
@@ -143,12 +146,12 @@ export class LoginThrottle {
 
   /** The attempt with `accessKey` succeeded: its failures are forgotten. */
   succeeded(accessKey: string): void {
-    this.#failures?.forget(accessKey);
+    this.#on?.failures.forget(accessKey);
   }
 
   /** Forgets every access key. */
   reset(): void {
-    this.#failures?.clear();
+    this.#on?.failures.clear();
   }
 }
 
@@ -235,8 +238,8 @@ export class Login {
     const result = await this.#signer.verify(token, Number.NEGATIVE_INFINITY);
     if ('problem' in result) return result;
     if (this.#verified.size >= VERIFIED_TOKEN_CACHE_SIZE) {
-      const oldest = this.#verified.keys().next();
-      if (!oldest.done) this.#verified.delete(oldest.value);
+      // Full, so not empty: the first key is the least recently used token.
+      this.#verified.delete(this.#verified.keys().next().value as string);
     }
     this.#verified.set(token, result.claims);
     return result.claims.exp <= nowSeconds ? { problem: 'expired' } : result;

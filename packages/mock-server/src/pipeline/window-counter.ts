@@ -1,7 +1,8 @@
 /**
  * A sliding-window counter per key, bounded: the one home of what the rate limit (per client) and the
  * login throttle (per access key) both count. Each key keeps the times of its counted events in the
- * window (at most `limit` of them: a refused event is not counted); a key whose window is empty is
+ * window (at most `limit`: a refused event is not counted; older ones are dropped once they are half
+ * of its list, so it holds at most about twice `limit`); a key whose window is empty is
  * forgotten (swept once a window, amortised linear), and at most `maxKeys` keys are tracked. The keys
  * are kept in the order of their latest counted event, so the first key is the one whose window
  * empties first (on a clock that does not go back).
@@ -89,7 +90,14 @@ export class WindowCounter {
    * answer says why and how long until there is room.
    */
   count(key: string, now: number, limit: number): Count {
-    if (now - this.#swept >= this.#windowMs || now < this.#swept) this.#sweep(now);
+    // Sweep a window after the last sweep, or when the clock went back (the next is then due a window on).
+    const sinceSweep = now - this.#swept;
+    if (
+      sinceSweep >= this.#windowMs ||
+      // Stryker disable next-line EqualityOperator: equivalent (`<= 0`), a second sweep at the same instant forgets nothing more.
+      sinceSweep < 0
+    )
+      this.#sweep(now);
     const times = this.#keys.get(key);
     if (times === undefined) return this.#countNew(key, now, limit);
     expire(times, now, this.#windowMs);

@@ -66,18 +66,29 @@ export interface TextSource<T> {
  * lookup and one substring test per record; a search matching nothing costs one pass over the text
  * (about 1 ms per 100,000 workspaces). The string is made again on the first search after the
  * collection changed (its `version`), so writes cost nothing until a search needs the text. A search
- * text holding U+0000 (which could match across two texts) is compared text by text instead.
+ * text holding U+0000 (which could match across two texts) is compared text by text instead. The
+ * text is kept in strings of at most {@link TEXT_CHUNK_CHARS} characters (a longer record gets a
+ * string of its own).
  */
 export class TextIndex<T> {
   readonly #source: TextSource<T>;
   readonly #fields: (record: T) => ReadonlyArray<string | undefined | null>;
-  #version = Number.NaN;
-  #chunks: TextChunk<T>[] = [];
+  readonly #chunkChars: number;
+  /** The chunks, and the version of the collection they were made from; `undefined` before the first search. */
+  #built: { version: number; chunks: TextChunk<T>[] } | undefined;
 
-  /** An index over the texts `fields` reads from each record of `source`. */
-  constructor(source: TextSource<T>, fields: (record: T) => ReadonlyArray<string | undefined | null>) {
+  /**
+   * An index over the texts `fields` reads from each record of `source`, in strings of at most
+   * `chunkChars` characters (default {@link TEXT_CHUNK_CHARS}).
+   */
+  constructor(
+    source: TextSource<T>,
+    fields: (record: T) => ReadonlyArray<string | undefined | null>,
+    chunkChars: number = TEXT_CHUNK_CHARS,
+  ) {
     this.#source = source;
     this.#fields = fields;
+    this.#chunkChars = chunkChars;
   }
 
   /**
@@ -88,80 +99,97 @@ export class TextIndex<T> {
     const needle = searchNeedle(search);
     if (needle === undefined) return undefined;
     if (needle.includes(SEPARATOR)) return textPredicate(search, this.#fields);
-    if (this.#version !== this.#source.version) this.#build();
     const matched = new Set<T>();
-    for (const chunk of this.#chunks) chunk.collect(needle, matched);
-    return matched.size === 0 ? () => false : (record) => matched.has(record);
+    for (const chunk of this.#chunks()) chunk.collect(needle, matched);
+    return (record) => matched.has(record);
   }
 
-  #build(): void {
-    const source = this.#source;
+  /** The length of each string the text is kept in, made again first if the collection changed. */
+  chunkLengths(): number[] {
+    return this.#chunks().map((chunk) => chunk.text.length);
+  }
+
+  /** The chunks for the collection's current version (made again when it changed). */
+  #chunks(): TextChunk<T>[] {
+    const version = this.#source.version;
+    if (this.#built?.version !== version) this.#built = { version, chunks: this.#build() };
+    return this.#built.chunks;
+  }
+
+  #build(): TextChunk<T>[] {
     const chunks: TextChunk<T>[] = [];
-    let chunk = new TextChunk<T>();
-    for (const record of source.values()) {
-      const texts: string[] = [];
-      for (const text of this.#fields(record)) if (typeof text === 'string') texts.push(text.toLowerCase());
-      const haystack = texts.join(SEPARATOR);
-      if (chunk.length > 0 && chunk.length + haystack.length > TEXT_CHUNK_CHARS) {
+    let chunk = new ChunkBuilder<T>();
+    for (const record of this.#source.values()) {
+      const haystack = this.#fields(record)
+        .filter((text) => typeof text === 'string')
+        .map((text) => text.toLowerCase())
+        .join(SEPARATOR);
+      if (chunk.length > 0 && chunk.length + haystack.length + 1 > this.#chunkChars) {
         chunks.push(chunk.seal());
-        chunk = new TextChunk<T>();
+        chunk = new ChunkBuilder<T>();
       }
       chunk.add(record, haystack);
     }
     chunks.push(chunk.seal());
-    this.#chunks = chunks;
-    this.#version = source.version;
+    return chunks;
   }
 }
 
 /**
- * The most characters one chunk of a {@link TextIndex} joins (a record longer than this gets a chunk of
- * its own): far below V8's longest string (about 2^29 characters), whatever the records hold.
+ * The most characters one string of a {@link TextIndex} holds, separators included (a record longer
+ * than this gets a string of its own): far below V8's longest string (about 2^29 characters),
+ * whatever the records hold.
  */
-const TEXT_CHUNK_CHARS = 1 << 24;
+export const TEXT_CHUNK_CHARS = 1 << 24;
 
-/** Records' haystacks in one string, each followed by U+0000, with where each starts. */
-class TextChunk<T> {
-  #parts: string[] = [];
-  #startList: number[] = [];
-  #text = '';
-  #starts = new Int32Array(1);
-  #records: T[] = [];
+/** Collects records' haystacks for one {@link TextChunk}. */
+class ChunkBuilder<T> {
+  readonly #parts: string[] = [];
+  readonly #starts: number[] = [];
+  readonly #records: T[] = [];
   /** Characters so far, separators included. */
   length = 0;
 
+  /** Adds a record's haystack, followed by U+0000. */
   add(record: T, haystack: string): void {
-    this.#startList.push(this.length);
+    this.#starts.push(this.length);
     this.#records.push(record);
     this.#parts.push(haystack, SEPARATOR);
     this.length += haystack.length + 1;
   }
 
-  seal(): this {
-    this.#startList.push(this.length);
-    this.#text = this.#parts.join('');
-    this.#starts = Int32Array.from(this.#startList);
-    this.#parts = [];
-    this.#startList = [];
-    return this;
+  /** The chunk of the records added. */
+  seal(): TextChunk<T> {
+    return new TextChunk(
+      this.#parts.join(''),
+      Int32Array.from([...this.#starts, this.length]),
+      this.#records,
+    );
   }
+}
+
+/** Records' haystacks in one string, each followed by U+0000, with where each starts (and where the last ends). */
+class TextChunk<T> {
+  constructor(
+    readonly text: string,
+    readonly starts: Int32Array,
+    readonly records: readonly T[],
+  ) {}
 
   /** Adds the records whose haystack contains `needle` (which holds no U+0000) to `matched`. */
   collect(needle: string, matched: Set<T>): void {
-    const text = this.#text;
-    const starts = this.#starts;
-    const records = this.#records;
+    const { text, starts, records } = this;
     let from = 0;
     for (;;) {
       const at = text.indexOf(needle, from);
       if (at < 0) return;
-      // The record holding position `at`: the last start at or before it.
+      // The record holding position `at`: starts[lo] <= at < starts[hi].
       let lo = 0;
-      let hi = records.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
+      let hi = records.length;
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >> 1;
         if ((starts[mid] as number) <= at) lo = mid;
-        else hi = mid - 1;
+        else hi = mid;
       }
       matched.add(records[lo] as T);
       // Go on from the next record: a record counts once, however often its texts match.

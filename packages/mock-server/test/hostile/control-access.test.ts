@@ -192,8 +192,10 @@ describe('a deeply nested fault body (L4)', () => {
 describe('the guardrail dry run with hostile patterns (L5)', () => {
   it('matches 300 KB of many-star scope patterns against the longest names by a linear scan', async () => {
     const core = new MockCore({ sizes: { workspaces: 3, events: 10 } });
-    const pattern = `*${'a*'.repeat(1500)}b`;
-    const list = { include: Array(100).fill(pattern), exclude: [] };
+    // The longest pattern a rule may hold (256 characters, the contract's MAX_RULE_VALUE_LENGTH), 600 times.
+    const pattern = `*${'a*'.repeat(127)}b`;
+    expect(pattern).toHaveLength(256);
+    const list = { include: Array(600).fill(pattern), exclude: [] };
     const rule = {
       createdBy: 'bbbbbbbbbbbbbbbbbbbbbbbb',
       name: 'stars',

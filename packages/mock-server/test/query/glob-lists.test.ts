@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import {
   globMatch,
   listMatches,
-  SPLIT_PATTERN_BOUNDS,
   type ScopeLists,
+  SPLIT_PATTERN_BOUNDS,
   scopeCovers,
   splitPatternsKept,
 } from '../../src/query/glob.js';

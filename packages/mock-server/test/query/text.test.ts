@@ -169,6 +169,63 @@ describe('free-text search', () => {
     expect(reads).toBe(1);
   });
 
+  it('keeps the text in strings of at most `chunkChars` characters, separators included; a longer record alone', () => {
+    type R = { id: string; texts: Array<string | null> };
+    const records: R[] = [
+      { id: 'a', texts: ['aaa'] }, // 3 characters and a separator: 4
+      { id: 'b', texts: ['bb'] }, // 3: the first string is full at 7
+      { id: 'c', texts: ['c'] }, // 2: a new string
+      { id: 'd', texts: ['dddd', null, 'DDD'] }, // 9 (two texts and their separator): longer than 7, alone
+      { id: 'e', texts: ['eeeee'] }, // 6
+    ];
+    const source = { version: 1, values: () => records };
+    const index = new TextIndex(source, (r: R) => r.texts, 7);
+    expect(index.chunkLengths()).toEqual([7, 2, 9, 6]);
+    // Each record is found once, in its own string, whichever string it is in, at its very start too.
+    const found = (text: string) => records.filter((r) => index.predicate(text)?.(r)).map((r) => r.id);
+    expect(found('aaa')).toEqual(['a']);
+    expect(found('bb')).toEqual(['b']);
+    expect(found('b')).toEqual(['b']);
+    expect(found('c')).toEqual(['c']);
+    expect(found('dddd')).toEqual(['d']);
+    expect(found('ddd')).toEqual(['d']);
+    expect(found('e')).toEqual(['e']);
+    expect(found('a')).toEqual(['a']);
+    expect(found('zz')).toEqual([]);
+    // A first record longer than the most starts the first string; the strings follow the records' order.
+    const long = new TextIndex(
+      { version: 1, values: () => [records[3] as R, records[0] as R] },
+      (r: R) => r.texts,
+      7,
+    );
+    expect(long.chunkLengths()).toEqual([9, 4]);
+    const one = new TextIndex({ version: 1, values: () => records.slice(0, 2) }, (r: R) => r.texts, 7);
+    expect(one.chunkLengths()).toEqual([7]);
+    // Every record in one string when they fit; none: one empty string.
+    expect(new TextIndex(source, (r: R) => r.texts).chunkLengths()).toEqual([24]);
+    expect(new TextIndex({ version: 1, values: () => [] }, (r: R) => r.texts).chunkLengths()).toEqual([0]);
+  });
+
+  it('makes the strings again only when the version changes, a version of NaN included', () => {
+    let records = [{ t: 'one' }];
+    const source = { version: Number.NaN, values: () => records };
+    let reads = 0;
+    const index = new TextIndex(source, (r: { t: string }) => {
+      reads++;
+      return [r.t];
+    });
+    expect(index.chunkLengths()).toEqual([4]);
+    records = [{ t: 'three' }];
+    // NaN is never the version the strings were made from: made again on every use.
+    expect(index.chunkLengths()).toEqual([6]);
+    expect(reads).toBe(2);
+    source.version = 5;
+    index.chunkLengths();
+    records = [{ t: 'x' }];
+    expect(index.chunkLengths()).toEqual([6]);
+    expect(reads).toBe(3);
+  });
+
   it('splits a large text into chunks and still finds each record once, at every boundary', () => {
     type R = { id: number; text: string };
     // 3,000 records of 6,000 characters: more than one 16 MiB chunk.

@@ -189,7 +189,9 @@ describe('version order', () => {
   it('puts a numeric identifier before every alphanumeric one, whatever its first character', () => {
     for (const alphanumeric of ['-', '-1', '0a', '9z', 'A', 'Z', 'a', 'z']) {
       expect(compareVersions('1.0.0-99', `1.0.0-${alphanumeric}`), alphanumeric).toBeLessThan(0);
-      expect(compareVersions('1.0.0-rc.1234567890', `1.0.0-rc.${alphanumeric}`), alphanumeric).toBeLessThan(0);
+      expect(compareVersions('1.0.0-rc.1234567890', `1.0.0-rc.${alphanumeric}`), alphanumeric).toBeLessThan(
+        0,
+      );
     }
   });
 
