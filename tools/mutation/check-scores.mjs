@@ -37,7 +37,11 @@ function originalText(/** @type {string} */ source, /** @type {Mutant} */ mutant
 }
 
 const oneLine = (/** @type {string} */ text) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // A replacement keeps the comments before the mutated code (a `// Stryker ...` line): drop them.
+  const flat = text
+    .replace(/^\s*\/\/.*$/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > 100 ? `${flat.slice(0, 97)}...` : flat;
 };
 

@@ -4,7 +4,7 @@
  * killed (Stryker's own score) and a mutant marked equivalent does not count.
  *
  * To add a module: add an entry below (its files are `mutate` patterns, relative to the repository root;
- * its tests are vitest `include` patterns). Stryker's config and the mutation vitest config both read
+ * its tests are vitest `include` patterns, globs allowed). Stryker's config and the mutation vitest config both read
  * this list, and `check-scores.mjs` fails the run when a module is under the goal or has no mutants
  * (a file renamed without this list following it).
  *
@@ -38,26 +38,13 @@ export const MODULES = [
   {
     name: 'receiver-credentials',
     mutate: ['packages/webhook-receiver/src/credentials.ts'],
-    tests: [
-      'packages/webhook-receiver/test/credentials.test.ts',
-      'packages/webhook-receiver/test/credentials-strict.test.ts',
-      'packages/webhook-receiver/test/fail-closed.test.ts',
-      'packages/webhook-receiver/test/receiver.test.ts',
-      'packages/webhook-receiver/test/hostile.test.ts',
-    ],
+    // Every receiver test: the credentials are checked on the verify path, in the adapters, by the fuzz.
+    tests: ['packages/webhook-receiver/test/*.test.ts'],
   },
   {
     name: 'receiver-verify',
     mutate: ['packages/webhook-receiver/src/receiver.ts'],
-    tests: [
-      'packages/webhook-receiver/test/receiver.test.ts',
-      'packages/webhook-receiver/test/fail-closed.test.ts',
-      'packages/webhook-receiver/test/credentials.test.ts',
-      'packages/webhook-receiver/test/credentials-strict.test.ts',
-      'packages/webhook-receiver/test/body.test.ts',
-      'packages/webhook-receiver/test/hostile.test.ts',
-      'packages/webhook-receiver/test/adapters.test.ts',
-    ],
+    tests: ['packages/webhook-receiver/test/*.test.ts'],
   },
   {
     name: 'journal',
@@ -75,6 +62,7 @@ export const MODULES = [
     tests: [
       'packages/mock-server/test/login-throttle.test.ts',
       'packages/mock-server/test/pipeline/window-counter.test.ts',
+      'packages/mock-server/test/core/login.test.ts',
       'packages/mock-server/test/core/login-cache.test.ts',
       'packages/mock-server/test/core/token-key.test.ts',
       'packages/mock-server/test/pipeline/rate-limit.test.ts',

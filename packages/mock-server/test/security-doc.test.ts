@@ -36,6 +36,8 @@ import {
   JOURNAL_STRING_OVERHEAD_BYTES,
 } from '../src/pipeline/journal.js';
 import { DEFAULT_MAX_RATE_LIMIT_CLIENTS, RATE_LIMIT_RANGES } from '../src/pipeline/rate-limit.js';
+import { SPLIT_PATTERN_BOUNDS } from '../src/query/glob.js';
+import { VERSION_KEY_BOUNDS } from '../src/query/versions.js';
 import { COMPACT_AFTER_HOLES, EventLog } from '../src/store/event-log.js';
 import { RUN_CACHE_WORKSPACES } from '../src/store/runs.js';
 import { SIZE_MAXIMA } from '../src/store/seed/limits.js';
@@ -81,6 +83,14 @@ describe('docs/security.md matches the code', () => {
     [
       'rate-limit range',
       `\`limit\` ${n(RATE_LIMIT_RANGES.limit.min)} to ${n(RATE_LIMIT_RANGES.limit.max)}, \`windowSeconds\` ${n(RATE_LIMIT_RANGES.windowSeconds.min)} to ${n(RATE_LIMIT_RANGES.windowSeconds.max)}`,
+    ],
+    [
+      'split glob patterns',
+      `the last ${n(SPLIT_PATTERN_BOUNDS.maxEntries)} patterns of at most ${SPLIT_PATTERN_BOUNDS.maxKeyLength} characters`,
+    ],
+    [
+      'version sort keys',
+      `the last ${n(VERSION_KEY_BOUNDS.maxEntries)} values of at most ${VERSION_KEY_BOUNDS.maxKeyLength} characters`,
     ],
     ['snapshot bytes', `${kib(MAX_SNAPSHOT_BYTES)} of JSON (about`],
     ...SECRET_PARAMETERS.map((name) => [`secret parameter ${name}`, `\`${name}\``] as [string, string]),

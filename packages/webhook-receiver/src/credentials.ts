@@ -58,7 +58,6 @@ function base64ToBytes(text: string): Uint8Array | undefined {
     // `atob` refuses characters outside the alphabet; it forgives missing padding and whitespace,
     // which the comparison below refuses.
     binary = atob(text);
-    // Stryker disable next-line BlockStatement: equivalent, without the return `binary` is undefined and btoa's "dW5kZWZpbmVk" is not the text.
   } catch {
     return undefined;
   }

@@ -168,7 +168,8 @@ export function readHeader(headers: HeaderSource, name: string): string | undefi
   return typeof value === 'string' ? value : value.join(', ');
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+/** UTF-8 (the default encoding), refusing malformed bytes. */
+const decoder = new TextDecoder(undefined, { fatal: true });
 
 /**
  * Verifies webhook deliveries of the IaC management service and dispatches them to handlers.

@@ -111,6 +111,8 @@ describe('a credential value holding a control character', () => {
     for (const value of [` ${header.value}`, `${header.value}\t`, `\t ${header.value} \t`]) {
       expect((await answer(header, value)).status, JSON.stringify(value)).toBe(200);
     }
+    // A configured value of one character is a value.
+    expect((await answer({ type: 'header', value: 'x' }, 'x')).status).toBe(200);
     // A configured value with a tab inside is compared as it is.
     const tabbed: WebhookCredentials = { type: 'header', value: `Bearer\t${SECRET_TOKEN}` };
     expect((await answer(tabbed, `Bearer\t${SECRET_TOKEN}`)).status).toBe(200);
