@@ -36,7 +36,7 @@ export function landingDocument(baseUrl: string) {
     login: {
       request: `POST ${baseUrl}/v2/login`,
       body: { accessKey: '<access key>', secretKey: '<secret key>' },
-      keys: `the primary account's key pair is printed when the mock starts; every account's pair: GET ${baseUrl}/__mock/accounts`,
+      keys: `on a loopback address the primary account's key pair is printed when the mock starts (elsewhere its access key only); every account's pair: GET ${baseUrl}/__mock/accounts`,
       useToken: 'send "Authorization: Bearer <accessToken>" with every other request',
     },
     routes: endpointList.map((endpoint) => ({
@@ -46,7 +46,7 @@ export function landingDocument(baseUrl: string) {
       auth: endpoint.auth,
     })),
     controlPlane: {
-      note: 'no auth: keep the mock on a local address',
+      note: 'no token on a loopback address; elsewhere "Authorization: Bearer <control token>" (or off)',
       routes: controlRouteListing(),
       docs: DOCS_URL,
     },
@@ -94,15 +94,15 @@ pre { background: #f4f4f4; padding: 0.6rem; overflow-x: auto; }
 The OpenAPI 3.1 document: <a href="/openapi.json">/openapi.json</a>.</p>
 <h2>Log in</h2>
 <p><code>POST /v2/login</code> with <code>{"accessKey": "…", "secretKey": "…"}</code> answers a bearer token;
-${e(doc.login.useToken)}. The primary account's key pair is printed when the mock starts;
-every account's pair: <a href="/__mock/accounts">GET /__mock/accounts</a>.</p>
+${e(doc.login.useToken)}. On a loopback address the primary account's key pair is printed when the
+mock starts (elsewhere its access key only); every account's pair: <a href="/__mock/accounts">GET /__mock/accounts</a>.</p>
 <pre>${e(curl)}</pre>
 <h2>API routes</h2>
 <table>
 <tr><th>Method</th><th>Path</th><th>What it does</th><th>Auth</th></tr>
 ${routes}
 </table>
-<h2>Control plane (no auth: keep the mock local)</h2>
+<h2>Control plane (no token on a loopback address; elsewhere the control token)</h2>
 <table>
 ${control}
 </table>

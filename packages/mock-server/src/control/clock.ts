@@ -37,8 +37,10 @@ export const clockRoutes: readonly ControlRoute[] = [
       const parsed = body as z.output<typeof ClockBody>;
       // Checked in full before anything changes: a 400 leaves the clock as it was.
       const at = parsed.now === undefined ? undefined : instantOf(parsed.now);
-      if (parsed.advanceMs !== undefined && (at !== undefined || !parsed.resume)) {
-        checkMove(at ?? plane.clock.now(), parsed.advanceMs);
+      // A move after `resume` starts from the underlying clock, known only once resumed: its value and
+      // range are checked from the wall clock's instant (a move of at most 10 years from now lands in range).
+      if (parsed.advanceMs !== undefined) {
+        checkMove(at ?? (parsed.resume ? Date.now() : plane.clock.now()), parsed.advanceMs);
       }
       if (parsed.resume) plane.clock.resume();
       if (at !== undefined) plane.clock.set(at);

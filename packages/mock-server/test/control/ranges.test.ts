@@ -163,6 +163,15 @@ describe('the clock stays within what the API can write (finding 7)', () => {
     expect((await ctx.call('GET', '/__mock/clock', { token: null })).body).toEqual({
       now: '9999-06-01T00:00:00.000Z',
     });
+    // `resume` with a move out of range is refused before the clock resumes.
+    const resumed = await ctx.call('POST', '/__mock/clock', {
+      token: null,
+      body: { resume: true, advanceMs: 1e308 },
+    });
+    expectError(resumed, 400, 'validation_failed');
+    expect((await ctx.call('GET', '/__mock/clock', { token: null })).body).toEqual({
+      now: '9999-06-01T00:00:00.000Z',
+    });
     expect(() => ctx.core.control.clock.advance(tenYears)).toThrow(/advanceMs/);
     expect((await apiStatuses(ctx)).filter((s) => s >= 500)).toEqual([]);
   });
