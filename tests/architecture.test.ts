@@ -28,20 +28,27 @@ const MOCK_LAYERS: Layers = [
   { layer: 'entry', segments: ['index.ts', 'node.ts', 'cli.ts'] },
   // MSW and node:http adapters, CLI option parsing, the landing page and the request log.
   { layer: 'adapters', segments: ['adapters'] },
-  // The core: MockCore and the concepts it wires (core/), the request pipeline's stages (pipeline/), and
-  // the control plane's table of routes (control/), which drives the stages' state (journal, faults,
-  // rate limit, clock): one layer.
-  { layer: 'core', segments: ['core', 'pipeline', 'control'] },
-  // One module per API group.
+  // The top of the core: MockCore, which wires every part below; its options; reset; its own secrets.
+  { layer: 'app', segments: ['app'] },
+  // The control plane (`/__mock`): it drives the stages' state (journal, faults, rate limit, clock) and
+  // the domain, so it sits above both; nothing below may reach it.
+  { layer: 'control', segments: ['control'] },
+  // The request pipeline: the stages of an API request and their composition.
+  { layer: 'pipeline', segments: ['pipeline'] },
+  // One module per API group (the pipeline's route stage calls them).
   { layer: 'operations', segments: ['operations'] },
+  // Authentication: login, tokens (JWT), the verified-token cache, and the window counter the login
+  // throttle and the rate limit count with. Below the pipeline and the operations that use it.
+  { layer: 'auth', segments: ['auth'] },
   // The engine: guardrail evaluation, findings, events and webhooks, plans, simulated runs.
   { layer: 'domain', segments: ['domain'] },
   // The account state, its seed and its random generator.
   { layer: 'store', segments: ['store'] },
   // Collections, comparison, search.
   { layer: 'query', segments: ['query'] },
-  // The bottom: error types, and `version.ts`, a constant that imports nothing.
-  { layer: 'errors', segments: ['errors.ts', 'errors', 'version.ts'] },
+  // The bottom: the plain request and response types and their helpers (`http/`), error types, and
+  // `version.ts`, a constant that imports nothing.
+  { layer: 'base', segments: ['http', 'errors.ts', 'errors', 'version.ts'] },
 ];
 
 /** The SDK's layers: the client over its resources, over the request pipeline, over the contract. */

@@ -58,13 +58,13 @@ export const MODULES = [
   },
   {
     name: 'login-throttle',
-    mutate: ['packages/mock-server/src/core/login.ts', 'packages/mock-server/src/pipeline/window-counter.ts'],
+    mutate: ['packages/mock-server/src/auth/login.ts', 'packages/mock-server/src/auth/window-counter.ts'],
     tests: [
       'packages/mock-server/test/login-throttle.test.ts',
-      'packages/mock-server/test/pipeline/window-counter.test.ts',
-      'packages/mock-server/test/core/login.test.ts',
-      'packages/mock-server/test/core/login-cache.test.ts',
-      'packages/mock-server/test/core/token-key.test.ts',
+      'packages/mock-server/test/auth/window-counter.test.ts',
+      'packages/mock-server/test/auth/login.test.ts',
+      'packages/mock-server/test/auth/login-cache.test.ts',
+      'packages/mock-server/test/auth/token-key.test.ts',
       'packages/mock-server/test/pipeline/rate-limit.test.ts',
       'packages/mock-server/test/pipeline/authenticate.test.ts',
       'packages/mock-server/test/security-doc.test.ts',

@@ -17,16 +17,15 @@ export {
   toFetchResponse,
 } from './adapters/msw.js';
 export { SUPPORTED_MSW_RANGE, UnsupportedMswError } from './adapters/msw-support.js';
+export { MockCore, type MockOptions } from './app/mock.js';
+export { RESET_STAGES, type ResetStage } from './app/reset.js';
+export type { LoginThrottleOption } from './auth/login.js';
 export { ClockBody } from './control/clock.js';
 export { RateLimitBody } from './control/rate-limit.js';
 export type { ControlPlane, WebhookControl } from './control/route.js';
 export { SeedBody } from './control/seed.js';
 export { StateSchema } from './control/state.js';
 export { PolicyBody } from './control/webhooks.js';
-export type { HandleOptions, MockRequest, MockResponse } from './core/http.js';
-export type { LoginThrottleOption } from './core/login.js';
-export { MockCore, type MockOptions } from './core/mock.js';
-export { RESET_STAGES, type ResetStage } from './core/reset.js';
 export { type AccountLimits, DEFAULT_ACCOUNT_LIMITS } from './domain/caps.js';
 export { DELIVERY_POLICY_RANGES, MIN_RETRY_DELAY_MS } from './domain/delivery-policy.js';
 export { EvaluateBody } from './domain/dry-run.js';
@@ -69,6 +68,7 @@ export {
   type WebhookHubOptions,
 } from './domain/webhooks.js';
 export { HttpError } from './errors.js';
+export type { HandleOptions, MockRequest, MockResponse } from './http/message.js';
 export type { MockClock } from './pipeline/clock.js';
 export { type Fault, FaultBody, type FaultRule } from './pipeline/faults.js';
 export type { JournalEntry } from './pipeline/journal.js';

@@ -13,7 +13,7 @@ export {
   type RunningMockServer,
   UnsafeBindError,
 } from './adapters/node.js';
-export type { HandleOptions } from './core/http.js';
-export type { LoginThrottleOption } from './core/login.js';
-export { MockCore, type MockOptions } from './core/mock.js';
+export { MockCore, type MockOptions } from './app/mock.js';
+export type { LoginThrottleOption } from './auth/login.js';
+export type { HandleOptions } from './http/message.js';
 export type { TrustProxy } from './pipeline/rate-limit.js';

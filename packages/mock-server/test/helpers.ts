@@ -1,8 +1,8 @@
 import { ErrorBody } from '@iacm/sdk/contract';
 import { expect } from 'vitest';
-import type { MockResponse } from '../src/core/http.js';
-import { MockCore, type MockOptions } from '../src/core/mock.js';
+import { MockCore, type MockOptions } from '../src/app/mock.js';
 import { HttpError } from '../src/errors.js';
+import type { MockResponse } from '../src/http/message.js';
 
 /** A request as tests write it. */
 export interface Call {

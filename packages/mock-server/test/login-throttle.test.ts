@@ -3,7 +3,7 @@
  * client by its network address, not by a header it chooses (issue 13, L6).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOGIN_THROTTLE, LoginThrottle, toLoginThrottle } from '../src/core/login.js';
+import { DEFAULT_LOGIN_THROTTLE, LoginThrottle, toLoginThrottle } from '../src/auth/login.js';
 import { expectError, refusal, setup } from './helpers.js';
 
 const login = (ctx: Awaited<ReturnType<typeof setup>>, accessKey: string, secretKey: string) =>

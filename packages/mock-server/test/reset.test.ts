@@ -5,8 +5,8 @@
  * core's list, and the first test fails until it gets a case here too.
  */
 import { describe, expect, it } from 'vitest';
-import type { MockResponse } from '../src/core/http.js';
-import { MockCore, type MockOptions } from '../src/core/mock.js';
+import { MockCore, type MockOptions } from '../src/app/mock.js';
+import type { MockResponse } from '../src/http/message.js';
 import { expectError } from './helpers.js';
 
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0, 0);

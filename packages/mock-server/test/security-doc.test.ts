@@ -18,8 +18,8 @@ import {
   MAX_CONNECTIONS_CHECK_MS,
   MIN_CONNECTIONS_CHECK_MS,
 } from '../src/adapters/node.js';
+import { DEFAULT_LOGIN_THROTTLE } from '../src/auth/login.js';
 import { MAX_SNAPSHOT_BYTES } from '../src/control/state.js';
-import { DEFAULT_LOGIN_THROTTLE } from '../src/core/login.js';
 import { DEFAULT_ACCOUNT_LIMITS } from '../src/domain/caps.js';
 import { MIN_RETRY_DELAY_MS } from '../src/domain/delivery-policy.js';
 import { MAX_EVENT_ATTRIBUTE_LENGTH } from '../src/domain/events.js';

@@ -4,8 +4,7 @@
  * or recorded, and retries follow a bounded, seeded schedule on the mock's clock.
  */
 import { describe, expect, it } from 'vitest';
-import type { MockResponse } from '../src/core/http.js';
-import { MockCore, type MockOptions } from '../src/core/mock.js';
+import { MockCore, type MockOptions } from '../src/app/mock.js';
 import {
   DEFAULT_DELIVERY_POLICY,
   DELIVERY_POLICY_RANGES,
@@ -15,6 +14,7 @@ import {
 } from '../src/domain/delivery-policy.js';
 import { redactUrl } from '../src/domain/webhook-url.js';
 import { MAX_INTEGRATIONS } from '../src/domain/webhooks.js';
+import type { MockResponse } from '../src/http/message.js';
 import { expectError } from './helpers.js';
 
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0, 0);

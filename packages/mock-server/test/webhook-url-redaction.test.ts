@@ -8,9 +8,9 @@
 import { isSecretParameter, SECRET_PARAMETERS } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import { maskSecrets } from '../src/adapters/request-log.js';
-import type { MockResponse } from '../src/core/http.js';
-import { MockCore } from '../src/core/mock.js';
+import { MockCore } from '../src/app/mock.js';
 import { redactUrl, scrubUrl } from '../src/domain/webhook-url.js';
+import type { MockResponse } from '../src/http/message.js';
 
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0, 0);
 const HOOK = 'https://hooks.example.test/in';

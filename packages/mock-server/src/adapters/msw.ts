@@ -3,8 +3,8 @@ import type { RequestHandler } from 'msw';
 // A namespace import: an msw without some of these exports (msw 1 has no `http`) must reach the check
 // in createMockServer instead of failing at link time.
 import * as msw from 'msw';
-import type { MockResponse } from '../core/http.js';
-import { MockCore, type MockOptions } from '../core/mock.js';
+import { MockCore, type MockOptions } from '../app/mock.js';
+import type { MockResponse } from '../http/message.js';
 import { assertSupportedMsw } from './msw-support.js';
 
 /** Options of {@link createMockServer}. */

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { buildOpenApiDocument, type OpenApiDocument } from '@iacm/sdk/openapi';
 import { readNodeBody } from '@iacm/webhook-receiver/node';
-import { internalErrorResponse, type MockResponse } from '../core/http.js';
-import { MockCore, type MockOptions } from '../core/mock.js';
+import { MockCore, type MockOptions } from '../app/mock.js';
+import { internalErrorResponse, type MockResponse } from '../http/message.js';
 import { allowedHostNames, isLoopbackHost } from '../pipeline/host.js';
 
 export { isLoopbackHost };

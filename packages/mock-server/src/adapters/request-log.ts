@@ -6,7 +6,7 @@
  * @module
  */
 
-import { isSecretParameter } from '../core/redact.js';
+import { isSecretParameter } from '../http/redact.js';
 
 /** A finished request, as the request log prints it. */
 export interface RequestLogEntry {

@@ -10,9 +10,9 @@
  * @module
  */
 
-import { type MockRequest, readHeader } from '../core/http.js';
-import { constantTimeEqual } from '../core/jwt.js';
+import { constantTimeEqual } from '../auth/jwt.js';
 import { HttpError } from '../errors.js';
+import { type MockRequest, readHeader } from '../http/message.js';
 
 /** How the control plane is reached over HTTP. */
 export interface ControlAccess {

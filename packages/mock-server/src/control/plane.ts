@@ -5,9 +5,9 @@
  * @module
  */
 
-import { stripUndefined } from '../core/objects.js';
 import { IntegrationCreateBody, IntegrationUpdateBody } from '../domain/webhooks.js';
 import { notFound, parseOr400 } from '../errors.js';
+import { stripUndefined } from '../http/objects.js';
 import { controlRateLimit } from './rate-limit.js';
 import type { ControlBodyReader, ControlDeps, ControlPlane, CoreView } from './route.js';
 import { dispatchControl } from './router.js';

@@ -6,12 +6,12 @@
  */
 import type { IacStack, JsonBounds, WebhookPayload, WorkspaceRun } from '@iacm/sdk/contract';
 import type * as z from 'zod';
-import type { MockResponse } from '../core/http.js';
 import type { GuardrailEvaluation } from '../domain/evaluate.js';
 import type { OutboxEntry } from '../domain/events.js';
 import type { FindingInput } from '../domain/findings.js';
 import type { SimulatedRunInput } from '../domain/simulate.js';
 import type { DeliveryAttempt, DeliveryPolicy, IntegrationView, WebhookHub } from '../domain/webhooks.js';
+import type { MockResponse } from '../http/message.js';
 import type { MockClock } from '../pipeline/clock.js';
 import type { Fault, FaultBook, FaultRule } from '../pipeline/faults.js';
 import type { Journal, JournalEntry } from '../pipeline/journal.js';

@@ -1,6 +1,6 @@
 /** Control route: `POST /__mock/seed`, new data from a seed and sizes. @module */
 import * as z from 'zod';
-import { stripUndefined } from '../core/objects.js';
+import { stripUndefined } from '../http/objects.js';
 import { checkSeedSizes, SIZE_MAXIMA } from '../store/seed/limits.js';
 import { DEFAULT_SIZES } from '../store/state.js';
 import { type ControlRoute, ok } from './route.js';

@@ -1,13 +1,14 @@
 /**
  * The authenticate stage: on routes that need it, the bearer token of `Authorization` names the
  * caller's account, or the request ends with 401 and a `WWW-Authenticate` challenge. Tokens are
- * issued and checked by login (`core/login.ts`).
+ * issued and checked by login (`auth/login.ts`).
  *
  * @module
  */
-import { type MockRequest, readHeader } from '../core/http.js';
-import type { Login } from '../core/login.js';
+
+import type { Login } from '../auth/login.js';
 import { HttpError } from '../errors.js';
+import { type MockRequest, readHeader } from '../http/message.js';
 import type { AccountStore } from '../store/store.js';
 
 /** The caller's account for a request's bearer token; throws 401 otherwise. */

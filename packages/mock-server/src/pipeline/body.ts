@@ -27,8 +27,8 @@
  */
 import { checkJsonBounds, type JsonBounds } from '@iacm/sdk/contract';
 import type { BodyReadProblem, RawBody } from '@iacm/webhook-receiver';
-import { type MockRequest, readHeader } from '../core/http.js';
 import { HttpError } from '../errors.js';
+import { type MockRequest, readHeader } from '../http/message.js';
 import { type JournalBody, NOT_KEPT } from './journal.js';
 
 /** The largest API request body by default, bytes (1 MiB, as the service). */

@@ -7,9 +7,9 @@
 
 import { codeOfStatus } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import type { MockResponse } from '../core/http.js';
-import { sleep, stripUndefined } from '../core/objects.js';
 import { HttpError, parseOr400 } from '../errors.js';
+import type { MockResponse } from '../http/message.js';
+import { sleep, stripUndefined } from '../http/objects.js';
 import { globMatch } from '../query/glob.js';
 
 /** A fault rule: the next `times` matching requests get this answer, delay or dropped connection. */

@@ -8,8 +8,9 @@
  *
  * @module
  */
-import { type MockRequest, readHeader } from '../core/http.js';
+
 import { HttpError } from '../errors.js';
+import { type MockRequest, readHeader } from '../http/message.js';
 
 /** Whether `host` is a loopback name or address (`localhost`, `127.0.0.0/8`, `::1`). */
 export function isLoopbackHost(host: string): boolean {

@@ -11,9 +11,9 @@
  * @module
  */
 import { checkJsonBounds } from '@iacm/sdk/contract';
-import type { MockRequest, MockResponse } from '../core/http.js';
-import { isSecretHeader, REDACTED, redactBody, redactQuery } from '../core/redact.js';
 import { redactUrl } from '../domain/webhook-url.js';
+import type { MockRequest, MockResponse } from '../http/message.js';
+import { isSecretHeader, REDACTED, redactBody, redactQuery } from '../http/redact.js';
 import { parseQuery } from './request.js';
 
 /** How many requests the journal keeps by default. */

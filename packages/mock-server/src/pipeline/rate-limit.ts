@@ -9,10 +9,10 @@
  * @module
  */
 import { SERVICE_RATE_LIMIT } from '@iacm/sdk/contract';
-import { type MockRequest, readHeader } from '../core/http.js';
+import { WindowCounter } from '../auth/window-counter.js';
 import { type NumberRange, type OptionGroup, resolveOptionGroup } from '../errors/ranges.js';
 import { HttpError } from '../errors.js';
-import { WindowCounter } from './window-counter.js';
+import { type MockRequest, readHeader } from '../http/message.js';
 
 /** A rate limit: at most `limit` requests per client address in any `windowMs`. */
 export interface RateLimit {

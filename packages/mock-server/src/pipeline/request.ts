@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MockRequest } from '../core/http.js';
+import type { MockRequest } from '../http/message.js';
 
 /** The control plane's reserved prefix. */
 export const CONTROL_PREFIX = '/__mock';

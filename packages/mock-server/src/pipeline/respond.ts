@@ -6,8 +6,8 @@
  * @module
  */
 import type { EndpointDefinition } from '@iacm/sdk/contract';
-import { internalErrorResponse, type MockResponse } from '../core/http.js';
 import { HttpError } from '../errors.js';
+import { internalErrorResponse, type MockResponse } from '../http/message.js';
 
 /** The success answer of an endpoint for an operation's result. */
 export function successResponse(definition: EndpointDefinition, result: unknown): MockResponse {

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fuzzRuns, fuzzSeed } from '../../../../tests/support/fuzz.js';
 import { CONTROL_ROUTES } from '../../src/control/routes.js';
-import type { MockResponse } from '../../src/core/http.js';
+import type { MockResponse } from '../../src/http/message.js';
 import { setup, tagRuleBody } from '../helpers.js';
 
 const HOOK = 'https://hooks.example.test/in';

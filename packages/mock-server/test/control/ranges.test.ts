@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { MockCore } from '../../src/core/mock.js';
+import { MockCore } from '../../src/app/mock.js';
 import {
   checkOptionRange,
   checkRange,

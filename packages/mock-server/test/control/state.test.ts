@@ -8,9 +8,9 @@
 import { createMockServer } from '@iacm/mock-server';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/adapters/cli-options.js';
+import { MockCore } from '../../src/app/mock.js';
 import type { ControlContext } from '../../src/control/route.js';
 import { MAX_SNAPSHOT_BYTES, snapshotBytes, stateRoutes } from '../../src/control/state.js';
-import { MockCore } from '../../src/core/mock.js';
 import { HttpError } from '../../src/errors.js';
 import type { MockState } from '../../src/store/state.js';
 import { expectError, setup } from '../helpers.js';

@@ -26,7 +26,7 @@ const SLACK = 4 * 1024 * 1024;
 
 /** The child's prelude: a small mock, logged in as its primary account's API user. */
 const MOCK = `
-  const { MockCore } = await import(src + '/core/mock.ts');
+  const { MockCore } = await import(src + '/app/mock.ts');
   const core = new MockCore({ sizes: { accounts: 1, workspaces: 3, events: 10, rules: 4, stacks: 3 }, journalLimit: 1, ...OPTIONS });
   const [primary] = core.accounts();
   const login = await core.handle({ method: 'POST', path: '/v2/login', body: { accessKey: primary.accessKey, secretKey: primary.secretKey } });

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { listen, type RunningMockServer, UnsafeBindError } from '@iacm/mock-server/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockCore } from '../../src/core/mock.js';
+import { MockCore } from '../../src/app/mock.js';
 import { allowedHostNames, checkHost, isLoopbackHost } from '../../src/pipeline/host.js';
 
 const TOKEN = 'control-token-for-tests-0123456789';

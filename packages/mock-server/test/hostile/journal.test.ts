@@ -6,7 +6,7 @@
  * byte bound plus a small constant. On 3d60dc0 each of them ran the child out of memory.
  */
 import { describe, expect, it } from 'vitest';
-import { MockCore } from '../../src/core/mock.js';
+import { MockCore } from '../../src/app/mock.js';
 import {
   DEFAULT_JOURNAL_BODY_BYTES,
   DEFAULT_JOURNAL_MAX_BYTES,
@@ -52,7 +52,7 @@ interface HeapResult {
 describe('the journal holds under hostile input (H1; issue 20, finding 1)', () => {
   it('keeps no body of 200 unauthenticated 1 MiB requests', { timeout: 120_000 }, async () => {
     const result = await runInSmallHeap<{ statuses: number[]; bodies: string[]; size: number }>(`
-        const { MockCore } = await import(src + '/core/mock.ts');
+        const { MockCore } = await import(src + '/app/mock.ts');
         const core = new MockCore({ sizes: { workspaces: 3, events: 10 } });
         const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024 - 20) });
         const statuses = new Set();
@@ -121,7 +121,7 @@ describe('the journal holds under hostile input (H1; issue 20, finding 1)', () =
   }, async () => {
     const result = await runInSmallHeap<HeapResult>(
       `${PRELUDE}
-        const { MockCore } = await import(src + '/core/mock.ts');
+        const { MockCore } = await import(src + '/app/mock.ts');
         const core = new MockCore({ sizes: { workspaces: 3, events: 10 } });
         // 20,000 empty objects (about 60 KB, what the old estimate counted as under 64 KiB), and 1 MiB ones.
         const near = '{"accessKey":"a","secretKey":"b","x":' + emptiesText(20_000, 10_000) + '}';
@@ -152,7 +152,7 @@ describe('the journal holds under hostile input (H1; issue 20, finding 1)', () =
       HeapResult & { bytesKept: number; afterListing: number; listed: number }
     >(
       `${PRELUDE}
-        const { MockCore } = await import(src + '/core/mock.ts');
+        const { MockCore } = await import(src + '/app/mock.ts');
         const core = new MockCore({ sizes: { workspaces: 3, events: 10 } });
         const token = await login(core);
         // Just under the journal's body limit of 64 KiB of text: 21,800 empty objects.
@@ -190,7 +190,7 @@ describe('the journal holds under hostile input (H1; issue 20, finding 1)', () =
   }, async () => {
     const result = await runInSmallHeap<HeapResult>(
       `${PRELUDE}
-        const { MockCore } = await import(src + '/core/mock.ts');
+        const { MockCore } = await import(src + '/app/mock.ts');
         const core = new MockCore({ sizes: { workspaces: 3, events: 10 }, journalLimit: 10 });
         const token = await login(core);
         const near = '{"x":' + emptiesText(21_800, 10_000) + '}';
@@ -220,7 +220,7 @@ describe('the journal holds under hostile input (H1; issue 20, finding 1)', () =
   }, async () => {
     const result = await runInSmallHeap<{ kept: string[]; size: number }>(`
         ${PRELUDE}
-        const { MockCore } = await import(src + '/core/mock.ts');
+        const { MockCore } = await import(src + '/app/mock.ts');
         const core = new MockCore({ sizes: { workspaces: 3, events: 10 } });
         const token = await login(core);
         core.control.clearJournal();

@@ -7,7 +7,7 @@
  * About 20,000 requests: a few seconds.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOGIN_THROTTLE } from '../../src/core/login.js';
+import { DEFAULT_LOGIN_THROTTLE } from '../../src/auth/login.js';
 import { runInSmallHeap } from './child.js';
 
 /** The longest access key `POST /v2/login` takes (the contract's `max(512)`). */
@@ -26,7 +26,7 @@ describe('the login throttle under failed logins with ever new access keys', () 
   it(`keeps at most ${DEFAULT_LOGIN_THROTTLE.maxKeys} keys, within their bytes, across windows`, async () => {
     const result = await runInSmallHeap<{ growth: number; statuses: Record<string, number> }>(
       `
-      const { MockCore } = await import(src + '/core/mock.ts');
+      const { MockCore } = await import(src + '/app/mock.ts');
       let now = Date.UTC(2026, 0, 15);
       const core = new MockCore({
         sizes: { accounts: 1, workspaces: 3, events: 10, rules: 4, stacks: 3 },

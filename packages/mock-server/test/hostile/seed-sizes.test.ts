@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MockCore } from '../../src/core/mock.js';
+import { MockCore } from '../../src/app/mock.js';
 import { SEED_MEMORY_BUDGET, SIZE_MAXIMA } from '../../src/store/seed/limits.js';
 
 describe('seed sizes are capped together, not only one by one (M4)', () => {

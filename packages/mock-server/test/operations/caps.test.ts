@@ -14,7 +14,7 @@ import {
   MAX_WORKSPACE_LABELS,
 } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
-import { MockCore } from '../../src/core/mock.js';
+import { MockCore } from '../../src/app/mock.js';
 import { type AccountLimits, RuleLedger, ruleBytes } from '../../src/domain/caps.js';
 import { attributeValue, MAX_EVENT_ATTRIBUTE_LENGTH } from '../../src/domain/events.js';
 import { expectError, setup } from '../helpers.js';

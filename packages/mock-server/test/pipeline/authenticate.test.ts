@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Login } from '../../src/core/login.js';
+import { Login } from '../../src/auth/login.js';
 import { authenticate } from '../../src/pipeline/authenticate.js';
 import { generateState } from '../../src/store/seed.js';
 import { Store } from '../../src/store/store.js';

@@ -3,7 +3,7 @@ import { createMockServer } from '@iacm/mock-server';
 import { listen, type RunningMockServer } from '@iacm/mock-server/node';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockCore } from '../../src/core/mock.js';
+import { MockCore } from '../../src/app/mock.js';
 import { FAULT_LIMITS } from '../../src/pipeline/faults.js';
 import { tagRuleBody } from '../helpers.js';
 

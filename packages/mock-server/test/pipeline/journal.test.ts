@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MockRequest, MockResponse } from '../../src/core/http.js';
+import type { MockRequest, MockResponse } from '../../src/http/message.js';
 import {
   DEFAULT_JOURNAL_BODY_BYTES,
   DEFAULT_JOURNAL_LIMIT,

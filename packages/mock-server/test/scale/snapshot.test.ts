@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/adapters/cli-options.js';
+import { MockCore } from '../../src/app/mock.js';
 import { MAX_SNAPSHOT_BYTES } from '../../src/control/state.js';
-import { MockCore } from '../../src/core/mock.js';
 import { expectError, setup } from '../helpers.js';
 
 describe('snapshots at their maximum size', () => {

@@ -4,7 +4,7 @@
  * client would (JSON in, JSON out).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { MockCore } from '../../src/core/mock.js';
+import { MockCore } from '../../src/app/mock.js';
 import type { MockState } from '../../src/store/state.js';
 import { PRIMARY, stateOf } from './arbitraries.js';
 

@@ -5,7 +5,7 @@
  */
 import type { WorkspaceRun } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
-import { MockCore } from '../../src/core/mock.js';
+import { MockCore } from '../../src/app/mock.js';
 import { RunStore } from '../../src/store/runs.js';
 import { generateLazyState, generateState } from '../../src/store/seed.js';
 

@@ -6,8 +6,8 @@
  * @module
  */
 import type { Event } from '@iacm/sdk/contract';
+import { TokenSigner } from '../auth/jwt.js';
 import { validationError } from '../errors.js';
-import { TokenSigner } from './jwt.js';
 
 /** Where a page ends: the last event's timestamp and id. */
 export interface CursorPosition {

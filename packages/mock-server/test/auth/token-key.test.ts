@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MockCore } from '../../src/core/mock.js';
+import { MockCore } from '../../src/app/mock.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12);
 

@@ -7,9 +7,9 @@
  * @module
  */
 import { HttpError } from '../errors.js';
-import { WindowCounter } from '../pipeline/window-counter.js';
 import type { AccountStore } from '../store/store.js';
 import { constantTimeEqual, type TokenClaims, type TokenProblem, TokenSigner } from './jwt.js';
+import { WindowCounter } from './window-counter.js';
 
 /** A login token's lifetime by default, seconds. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 3600;

@@ -1,17 +1,17 @@
 /**
- * Login's own rules, below the HTTP route (issue 20, finding 12: the mutation run over core/login.ts):
+ * Login's own rules, below the HTTP route (issue 20, finding 12: the mutation run over auth/login.ts):
  * the throttle's setting and its ranges, a throttle that is off, the message of a failed login, and
  * which tokens the verified-token cache answers (seen through the signature checks it spares).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TokenSigner } from '../../src/core/jwt.js';
+import { TokenSigner } from '../../src/auth/jwt.js';
 import {
   DEFAULT_LOGIN_THROTTLE,
   Login,
   LoginThrottle,
   toLoginThrottle,
   VERIFIED_TOKEN_CACHE_SIZE,
-} from '../../src/core/login.js';
+} from '../../src/auth/login.js';
 import { HttpError } from '../../src/errors.js';
 
 const SECRET = 'k'.repeat(32);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Login, VERIFIED_TOKEN_CACHE_SIZE } from '../../src/core/login.js';
+import { Login, VERIFIED_TOKEN_CACHE_SIZE } from '../../src/auth/login.js';
 import { generateState } from '../../src/store/seed.js';
 import { Store } from '../../src/store/store.js';
 

@@ -1,7 +1,5 @@
 import type { BodyReader } from '@iacm/webhook-receiver';
 
-export { HttpError, notFound, parseOr400, validationError } from '../errors.js';
-
 /** A plain request, as an adapter hands it to the core. */
 export interface MockRequest {
   /** HTTP method, any case. */

@@ -1,3 +1,10 @@
+import {
+  Login,
+  LoginThrottle,
+  type LoginThrottleOption,
+  type LoginThrottleSetting,
+  toLoginThrottle,
+} from '../auth/login.js';
 import { type ControlAccess, checkControlAccess } from '../control/access.js';
 import { createControlPlane } from '../control/plane.js';
 import type { ControlBodyReader, ControlPlane } from '../control/route.js';
@@ -11,6 +18,8 @@ import { dispatchNotification, outboxOf, queueNotification } from '../domain/not
 import { type RetentionBounds, toRetentionBounds } from '../domain/retention.js';
 import { type DomainServices, simulateRunOnWorkspace } from '../domain/simulate.js';
 import { WebhookHub } from '../domain/webhooks.js';
+import { type HandleOptions, type MockRequest, type MockResponse, readHeader } from '../http/message.js';
+import { EventCursor } from '../operations/event-cursor.js';
 import { type HandlerServices, operations } from '../operations/index.js';
 import { authenticate } from '../pipeline/authenticate.js';
 import { DEFAULT_MAX_BODY_BYTES, RequestBody } from '../pipeline/body.js';
@@ -47,15 +56,6 @@ import {
 } from '../store/state.js';
 import type { SeededParts } from '../store/store.js';
 import { Store } from '../store/store.js';
-import { EventCursor } from './event-cursor.js';
-import { type HandleOptions, type MockRequest, type MockResponse, readHeader } from './http.js';
-import {
-  Login,
-  LoginThrottle,
-  type LoginThrottleOption,
-  type LoginThrottleSetting,
-  toLoginThrottle,
-} from './login.js';
 import { RESET_STAGES, type ResetStage, type Resettable } from './reset.js';
 import { randomHex } from './secrets.js';
 

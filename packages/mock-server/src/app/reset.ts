@@ -29,7 +29,7 @@ export const RESET_STAGES = [
  * - `faults`: the waiting faults and the fault-id counter (`pipeline/faults.ts`);
  * - `rateLimit`: the setting (as the options gave it) and the per-client counters (`pipeline/rate-limit.ts`);
  * - `clock`: the clock as the options gave it, not stopped, not moved (`pipeline/clock.ts`);
- * - `loginThrottle`: the failed-login counts per access key (`core/login.ts`).
+ * - `loginThrottle`: the failed-login counts per access key (`auth/login.ts`).
  */
 export type ResetStage = (typeof RESET_STAGES)[number];
 

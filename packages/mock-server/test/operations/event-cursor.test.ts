@@ -3,8 +3,8 @@
  */
 import type { Event } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
-import { EventCursor } from '../../src/core/event-cursor.js';
 import type { HttpError } from '../../src/errors.js';
+import { EventCursor } from '../../src/operations/event-cursor.js';
 import { rejection } from '../helpers.js';
 
 const SECRET = 'cursor-signing-secret-7d2e41';

@@ -4,7 +4,7 @@
  * in its window when told to refuse).
  */
 import { describe, expect, it } from 'vitest';
-import { WindowCounter } from '../../src/pipeline/window-counter.js';
+import { WindowCounter } from '../../src/auth/window-counter.js';
 
 describe('WindowCounter', () => {
   it('counts up to `limit` events of a key in any window, then refuses until the oldest leaves it', () => {
