@@ -19,7 +19,12 @@ export default defineConfig({
         exclude,
         typecheck: { enabled: true, include: ['packages/sdk/test/**/*.test-d.ts'] },
       }),
-      project({ name: 'mock-server', include: ['packages/mock-server/test/**/*.test.ts'], exclude }),
+      project({
+        name: 'mock-server',
+        include: ['packages/mock-server/test/**/*.test.ts'],
+        exclude,
+        typecheck: { enabled: true, include: ['packages/mock-server/test/**/*.test-d.ts'] },
+      }),
       project({
         name: 'webhook-receiver',
         include: ['packages/webhook-receiver/test/**/*.test.ts'],

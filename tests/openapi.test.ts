@@ -9,11 +9,13 @@ import {
   GUARDRAIL_FIELDS,
   RUN_FIELDS,
   responseSchemaFor,
+  WEBHOOK_DELIVERY_RETRIES,
   WORKSPACE_FIELDS,
 } from '@iacm/sdk/contract';
 import { buildOpenApiDocument, DEFAULT_SERVER_URL, type OpenApiDocument } from '@iacm/sdk/openapi';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookRetriesText } from '../packages/sdk/src/openapi/document.js';
 import {
   backend,
   createBodies,
@@ -206,6 +208,40 @@ describe('the OpenAPI document', () => {
       const section = (document.components as Record<string, Record<string, unknown>>)[kind as string];
       expect(section?.[name as string], ref).toBeDefined();
     }
+  });
+
+  it("describes webhook retries from the contract's WEBHOOK_DELIVERY_RETRIES, not from a copied sentence", () => {
+    const description = document.webhooks?.notification?.post?.description ?? '';
+    const { retriedStatuses, defaults, jitter } = WEBHOOK_DELIVERY_RETRIES;
+    expect(description).toContain(webhookRetriesText());
+    expect(description).toContain(`5xx, ${retriedStatuses.join(', ')} and network errors are retried`);
+    for (const value of [
+      `${defaults.attempts} attempts`,
+      `${defaults.baseDelayMs / 1000} s doubling`,
+      `from ${jitter[0]} up to ${jitter[1]}`,
+      `at most ${defaults.maxDelayMs / 1000} s apart`,
+      `${defaults.maxTotalMs / 1000} s in all`,
+      `${defaults.timeoutMs / 1000} s timeout`,
+    ]) {
+      expect(description).toContain(value);
+    }
+    // Other numbers give other text: the sentence follows the constant.
+    const other = webhookRetriesText({
+      retriedStatuses: [408, 425, 429],
+      defaults: {
+        attempts: 7,
+        baseDelayMs: 2500,
+        maxDelayMs: 90_000,
+        maxTotalMs: 1_200_000,
+        timeoutMs: 5000,
+      },
+      jitter: [0.75, 1],
+    });
+    expect(other).toBe(
+      '5xx, 408, 425, 429 and network errors are retried: 7 attempts in all, 2.5 s doubling, each delay times a ' +
+        'jitter factor from 0.75 up to 1, at most 90 s apart (`Retry-After` honoured up to that), 1200 s in all, ' +
+        '5 s timeout per attempt. 401 and 403 are not retried, and set the integration status.',
+    );
   });
 
   it('is built afresh each time (no shared objects) and deterministically', () => {

@@ -36,6 +36,26 @@ export const MODULES = [
     ],
   },
   {
+    // The HTTP rules the mock and the receiver share (headers, JSON media type, bounded body reading).
+    name: 'http-helpers',
+    mutate: ['packages/sdk/src/contract/http.ts'],
+    tests: [
+      'packages/sdk/test/contract-http.test.ts',
+      'packages/webhook-receiver/test/verify-path.test.ts',
+      'packages/webhook-receiver/test/body.test.ts',
+      'packages/mock-server/test/pipeline/body.test.ts',
+    ],
+    equivalent: [
+      {
+        file: 'packages/sdk/src/contract/http.ts',
+        mutator: 'ConditionalExpression',
+        original: 'body.length > limit',
+        replacement: 'false',
+        reason: 'the byte count refuses the same strings; this only spares encoding a huge one',
+      },
+    ],
+  },
+  {
     name: 'receiver-credentials',
     mutate: ['packages/webhook-receiver/src/credentials.ts'],
     // Every receiver test: the credentials are checked on the verify path, in the adapters, by the fuzz.

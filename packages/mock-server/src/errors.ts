@@ -59,3 +59,15 @@ export function notFound(kind: string, id: string): HttpError {
   const shown = id.length > 40 ? `${id.slice(0, 40)}…` : id;
   return new HttpError(404, 'not_found', `no ${kind} with id "${shown}" in this account`);
 }
+
+/**
+ * The one 429 answer (the rate limit's and the login throttle's): `rate_limited`, with `Retry-After`
+ * in whole seconds (at least 1) for a wait of `waitMs`; `reason` says what was exceeded and gets the
+ * seconds to name them (`rate limit of 5 requests per 60 s exceeded; retry after 12 s`).
+ */
+export function rateLimited(waitMs: number, reason: (retryAfterSeconds: number) => string): HttpError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new HttpError(429, 'rate_limited', reason(seconds), {
+    headers: { 'retry-after': String(seconds) },
+  });
+}

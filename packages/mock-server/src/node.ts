@@ -13,7 +13,9 @@ export {
   type RunningMockServer,
   UnsafeBindError,
 } from './adapters/node.js';
+export { MAX_TIMEOUT_MS, SERVER_TIMEOUT_RANGE } from './adapters/timeouts.js';
 export { MockCore, type MockOptions } from './app/mock.js';
+export { OPTION_RANGES } from './app/options.js';
 export type { LoginThrottleOption } from './auth/login.js';
 export type { HandleOptions } from './http/message.js';
 export type { TrustProxy } from './pipeline/rate-limit.js';

@@ -69,7 +69,7 @@ describe('the login throttle', () => {
       maxKeys: 10_000,
     });
     expect(() => toLoginThrottle({ windowSeconds: 0 })).toThrow(
-      'loginThrottle.windowSeconds expects a whole number from 1 to 86400, received 0',
+      'MockOptions loginThrottle.windowSeconds: expected an integer from 1 to 86400 (seconds), received 0',
     );
     const off = new LoginThrottle(undefined);
     for (let i = 0; i < 100; i++) off.attempt('k', 0);

@@ -3,16 +3,17 @@
  * characters in credentials are refused at configuration (never echoed), URL secrets are never shown
  * or recorded, and retries follow a bounded, seeded schedule on the mock's clock.
  */
+
+import { parseRetryAfter } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import { MockCore, type MockOptions } from '../src/app/mock.js';
 import {
   DEFAULT_DELIVERY_POLICY,
   DELIVERY_POLICY_RANGES,
   MIN_RETRY_DELAY_MS,
-  parseRetryAfter,
-  retryDelay,
 } from '../src/domain/delivery-policy.js';
 import { redactUrl } from '../src/domain/webhook-url.js';
+import { retryDelay } from '../src/domain/webhooks/queue.js';
 import { MAX_INTEGRATIONS } from '../src/domain/webhooks.js';
 import type { MockResponse } from '../src/http/message.js';
 import { expectError } from './helpers.js';
@@ -263,6 +264,36 @@ describe('the delivery retry policy (L7)', () => {
     expect(m.sent).toHaveLength(4);
   });
 
+  it('reads Retry-After as the SDK does: retry-after-ms, decimal seconds, an HTTP date, at most 64 characters', async () => {
+    const asks: Array<Record<string, string>> = [
+      { 'retry-after-ms': '2500' },
+      { 'retry-after': '1.5' },
+      { 'retry-after': 'Fri, 31 Dec 9999 23:59:59 GMT' }, // far away: capped at maxDelayMs
+      { 'retry-after': `${'0'.repeat(62)}30` }, // 64 characters: read
+      { 'retry-after': `${'0'.repeat(63)}40` }, // 65 characters: ignored, the backoff applies
+    ];
+    const m = makeMock((n) =>
+      n === 1 || n > asks.length + 1 ? 200 : { status: 503, headers: asks[n - 2] ?? {} },
+    );
+    const hook = await m.core.control.webhooks.create({ nickname: 'x', url: HOOK });
+    m.core.control.webhooks.setPolicy({
+      attempts: 6,
+      baseDelayMs: 100,
+      maxDelayMs: 45_000,
+      maxTotalMs: 3_600_000,
+    });
+    m.core.control.notify({ notificationType: 'Drift' });
+    await m.core.control.flushDeliveries();
+    const attempts = m.core.control.webhooks.deliveries(hook.id);
+    expect(attempts.map((a) => a.outcome)).toEqual([...asks.map(() => 'retrying'), 'delivered']);
+    const times = attempts.map((a) => Date.parse(a.time));
+    const delays = times.slice(1).map((t, i) => t - (times[i] as number));
+    expect(delays.slice(0, 4)).toEqual([2500, 1500, 45_000, 30_000]);
+    // Retry 5 without a readable Retry-After: 100 ms × 2^4, jittered down to half.
+    expect(delays[4]).toBeGreaterThanOrEqual(800);
+    expect(delays[4]).toBeLessThanOrEqual(1600);
+  });
+
   it('makes at most `attempts` POSTs per notification, at least 100 ms apart, whatever the endpoint does', async () => {
     const m = makeMock((n) => (n === 1 ? 200 : { status: 503, headers: { 'retry-after': '0' } }));
     await m.core.control.webhooks.create({ nickname: 'x', url: HOOK });
@@ -298,10 +329,10 @@ describe('the delivery retry policy (L7)', () => {
     expect(retryDelay(policy, 1, low, 3000)).toBe(3000);
     expect(retryDelay(policy, 1, low, 999_999)).toBe(5000);
     expect(retryDelay({ ...policy, baseDelayMs: 100 }, 1, low, 0)).toBe(MIN_RETRY_DELAY_MS);
-    expect(parseRetryAfter('120', 0)).toBe(120_000);
-    expect(parseRetryAfter('Thu, 01 Jan 1970 00:00:10 GMT', 4000)).toBe(6000);
-    expect(parseRetryAfter('soon', 0)).toBeUndefined();
-    expect(parseRetryAfter(null, 0)).toBeUndefined();
+    expect(parseRetryAfter({ 'retry-after': '120' }, 0)).toBe(120_000);
+    expect(parseRetryAfter({ 'retry-after': 'Thu, 01 Jan 1970 00:00:10 GMT' }, 4000)).toBe(6000);
+    expect(parseRetryAfter({ 'retry-after': 'soon' }, 0)).toBeUndefined();
+    expect(parseRetryAfter({}, 0)).toBeUndefined();
   });
 
   it('stops a retry schedule when the integration is removed', async () => {

@@ -10,12 +10,9 @@
  * @packageDocumentation
  */
 
-export {
-  type BodyReader,
-  type BodyReadProblem,
-  type RawBody,
-  readWebStream,
-} from './body.js';
+// The body forms, the reader's type and the header forms are the contract's, shared with the mock server.
+export type { BodyReader, BodyReadProblem, HeaderSource, RawBody } from '@iacm/sdk/contract';
+export { readWebStream } from './body.js';
 export {
   type AuthorizationHeaderCredentials,
   type BasicCredentials,
@@ -37,7 +34,6 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_DEPTH,
   DEFAULT_REALM,
-  type HeaderSource,
   type VerifyResult,
   type WebhookAnyHandler,
   type WebhookErrorHandler,

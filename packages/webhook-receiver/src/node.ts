@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { type BodyReadProblem, concatBytes, type RawBody } from './body.js';
+import { BodyCollector, type BodyReadProblem, type RawBody } from '@iacm/sdk/contract';
 import type { WebhookReceiverLike, WebhookResponse } from './receiver.js';
 
 /** A Node request, possibly after a framework's body parser set `body` (and `_body`, as body-parser does). */
@@ -47,8 +47,7 @@ export function readNodeBody(req: NodeRequest, limit: number): Promise<RawBody |
   }
   if (req.readableEnded) return Promise.resolve({ problem: 'already_parsed', hint: CONSUMED_HINT });
   return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
+    const body = new BodyCollector(limit);
     const cleanup = () => {
       req.off('data', onData);
       req.off('end', onEnd);
@@ -57,20 +56,16 @@ export function readNodeBody(req: NodeRequest, limit: number): Promise<RawBody |
     };
     const onData = (chunk: Uint8Array | string) => {
       const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-      size += bytes.byteLength;
-      if (size > limit) {
+      if (!body.add(bytes)) {
         cleanup();
         req.pause();
         stoppedEarly.add(req);
-        chunks.length = 0;
         resolve({ problem: 'too_large' });
-        return;
       }
-      chunks.push(bytes);
     };
     const onEnd = () => {
       cleanup();
-      resolve(concatBytes(chunks, size));
+      resolve(body.bytes());
     };
     const onError = (error: unknown) => {
       cleanup();

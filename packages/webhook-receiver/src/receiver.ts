@@ -4,8 +4,19 @@
  *
  * @module
  */
-import { checkJsonBounds, MAX_LISTED_ISSUES } from '@iacm/sdk/contract';
-import { type BodyReader, isBodyReadProblem, type RawBody, toBytes } from './body.js';
+import {
+  type BodyReader,
+  type BodyReadProblem,
+  checkJsonBounds,
+  checkJsonMediaType,
+  type HeaderSource,
+  isBodyReadProblem,
+  MAX_LISTED_ISSUES,
+  type RawBody,
+  readBoundedBody,
+  readHeader,
+} from '@iacm/sdk/contract';
+import { toBytes } from './body.js';
 import {
   type AuthorizationCheck,
   type CredentialDigests,
@@ -54,17 +65,6 @@ export interface WebhookReceiverOptions {
    */
   readonly maxDepth?: number;
 }
-
-/**
- * The headers of a request: a web `Headers`, anything with a `get(name)` method, or a plain record
- * such as Node's `req.headers` (names are matched case-insensitively; list values are joined with `, `).
- */
-export type HeaderSource =
-  | {
-      /** Returns the value of a header, `null` or `undefined` when it is absent. */
-      get(name: string): string | null | undefined;
-    }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** A request as the receiver sees it, whatever the framework. */
 export interface WebhookRequest {
@@ -130,43 +130,6 @@ export type WebhookAnyHandler = (notification: WebhookNotification) => unknown;
 export type WebhookErrorHandler = (error: WebhookError) => unknown;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
-
-/** `application/json`, or any `application/*+json`, with an optional UTF-8 charset. */
-function isJsonMediaType(contentType: string | undefined): boolean | 'charset' {
-  if (contentType === undefined) return false;
-  const [type, ...params] = contentType.split(';') as [string, ...string[]];
-  const media = type.trim().toLowerCase();
-  if (media !== 'application/json' && !/^application\/[!#$&^_.+\-0-9a-z]+\+json$/.test(media)) return false;
-  for (const param of params) {
-    const [name, value] = param.split('=') as [string, string | undefined];
-    if (name.trim().toLowerCase() !== 'charset') continue;
-    // A charset without a value reads "undefined": not UTF-8.
-    const charset = String(value).trim().replace(/^"|"$/g, '').toLowerCase();
-    if (charset !== 'utf-8' && charset !== 'utf8' && charset !== 'us-ascii') return 'charset';
-  }
-  return true;
-}
-
-/** Reads one header from any {@link HeaderSource}. */
-export function readHeader(headers: HeaderSource, name: string): string | undefined {
-  const getter = (headers as { get?: unknown }).get;
-  if (typeof getter === 'function') {
-    const value = (getter as (name: string) => string | null | undefined).call(headers, name);
-    return value ?? undefined;
-  }
-  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
-  let value = record[name];
-  if (value === undefined) {
-    for (const key of Object.keys(record)) {
-      if (key.toLowerCase() === name) {
-        value = record[key];
-        break;
-      }
-    }
-  }
-  if (value === undefined) return undefined;
-  return typeof value === 'string' ? value : value.join(', ');
-}
 
 /** UTF-8 (the default encoding), refusing malformed bytes. */
 const decoder = new TextDecoder(undefined, { fatal: true });
@@ -361,13 +324,13 @@ export class WebhookReceiver {
     const check = checkAuthorization(readHeader(request.headers, 'authorization'), this.#digests);
     if (check !== 'ok') throw credentialsRefused(check, this.#challenge);
 
-    // 3. Content type.
+    // 3. Content type: the contract's rule (`application/json` or `application/<name>+json`, UTF-8).
     const contentType = readHeader(request.headers, 'content-type');
-    const json = isJsonMediaType(contentType);
-    if (json !== true) {
+    const mediaProblem = checkJsonMediaType(contentType);
+    if (mediaProblem !== undefined) {
       throw new WebhookError(
         'unsupported_media_type',
-        json === 'charset'
+        mediaProblem === 'charset'
           ? 'webhook deliveries are JSON in UTF-8; the Content-Type names another charset'
           : `webhook deliveries are JSON: expected Content-Type application/json, received ${
               contentType === undefined ? 'none' : describeMediaType(contentType)
@@ -375,54 +338,33 @@ export class WebhookReceiver {
       );
     }
 
-    // 4. Size: a declared Content-Length over the limit is refused before reading anything.
+    // 4. Size, by the contract's rule: a declared Content-Length over the limit is refused before
+    // reading anything; a reader stops past the limit; a given or read body is counted.
     const limit = this.maxBodyBytes;
-    const declared = readHeader(request.headers, 'content-length');
-    if (declared !== undefined && /^\s*\d+\s*$/.test(declared) && Number(declared) > limit) {
-      throw tooLarge(limit);
+    const fromReader = typeof request.body === 'function';
+    let read: RawBody | BodyReadProblem;
+    try {
+      read = await readBoundedBody(request.body, readHeader(request.headers, 'content-length'), limit);
+    } catch (error) {
+      // Only the reader throws: the connection closed or broke.
+      throw new WebhookError(
+        'body_read_failed',
+        'the request body could not be read (the connection closed or broke while it was sent)',
+        { cause: error },
+      );
     }
-    let raw: RawBody;
-    if (typeof request.body === 'function') {
-      let read: Awaited<ReturnType<BodyReader>>;
-      try {
-        read = await request.body(limit);
-      } catch (error) {
-        throw new WebhookError(
-          'body_read_failed',
-          'the request body could not be read (the connection closed or broke while it was sent)',
-          { cause: error },
-        );
-      }
-      if (isBodyReadProblem(read)) {
-        if (read.problem === 'too_large') throw tooLarge(limit);
-        throw new WebhookError(
-          'body_already_parsed',
-          read.hint ??
-            'the body is not the raw request body: something parsed or read it before the receiver; give the receiver the raw body',
-        );
-      }
-      raw = read;
-    } else {
-      raw = request.body;
-      if (
-        raw !== null &&
-        typeof raw === 'object' &&
-        !(raw instanceof Uint8Array) &&
-        !(raw instanceof ArrayBuffer)
-      ) {
-        throw new WebhookError(
-          'body_already_parsed',
-          'the body is not the raw request body (was it parsed as JSON first, e.g. by express.json()?): ' +
-            'pass the raw body as a string, Uint8Array or ArrayBuffer, exactly as it arrived',
-        );
-      }
+    if (isBodyReadProblem(read)) {
+      if (read.problem === 'too_large') throw tooLarge(limit);
+      throw new WebhookError(
+        'body_already_parsed',
+        read.hint ??
+          (fromReader
+            ? 'the body is not the raw request body: something parsed or read it before the receiver; give the receiver the raw body'
+            : 'the body is not the raw request body (was it parsed as JSON first, e.g. by express.json()?): ' +
+              'pass the raw body as a string, Uint8Array or ArrayBuffer, exactly as it arrived'),
+      );
     }
-    // A string has at least as many UTF-8 bytes as UTF-16 code units: refuse it before encoding.
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent, the byte count below refuses the same bodies; this only spares encoding a huge string.
-    const isText = typeof raw === 'string';
-    if (isText && (raw as string).length > limit) throw tooLarge(limit);
-    const bytes = toBytes(raw);
-    if (bytes.byteLength > limit) throw tooLarge(limit);
+    const bytes = toBytes(read);
 
     // 5. JSON.
     if (bytes.byteLength === 0) {

@@ -222,6 +222,18 @@ describe('the body', () => {
     });
   });
 
+  it('refuses what a reader gave when it is not a raw body, and counts what it gave (issue 21)', async () => {
+    expect(await outcome({ ...good, body: async () => ({ notificationType: 'Drift' }) as never })).toEqual({
+      status: 500,
+      message:
+        'the body is not the raw request body: something parsed or read it before the receiver; give the receiver the raw body',
+    });
+    // A body given directly is never read as a reader's problem.
+    expect((await outcome({ ...good, body: { problem: 'too_large' } as never })).status).toBe(500);
+    const small = createWebhookReceiver({ credentials: basic, maxBodyBytes: size - 1 });
+    expect((await outcome({ ...good, body: async () => good.body }, small)).status).toBe(413);
+  });
+
   it('refuses an empty body, a null one included, and a body that is not UTF-8 (400)', async () => {
     const empty = { status: 400, message: 'the body is empty; a webhook delivery is a JSON object' };
     for (const body of ['', new Uint8Array(0), new ArrayBuffer(0), null as never]) {

@@ -9,8 +9,10 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { StateSchema } from '../control/state.js';
 import { isLoopbackHost } from '../pipeline/host.js';
+import { JOURNAL_RANGES } from '../pipeline/journal.js';
 import { estimateSeedBytes, SEED_MEMORY_BUDGET, SIZE_MAXIMA } from '../store/seed/limits.js';
 import { DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from '../store/state.js';
+import { MAX_TIMEOUT_MS } from './timeouts.js';
 
 export { estimateSeedBytes, SEED_MEMORY_BUDGET, SIZE_MAXIMA };
 
@@ -94,11 +96,13 @@ const TIMEOUT_FLAGS = [
   ['idle-timeout', 'idleTimeoutMs'],
 ] as const;
 
-/** The longest connection timeout a flag takes, ms (one hour). */
-export const MAX_TIMEOUT_MS = 3_600_000;
+export { MAX_TIMEOUT_MS };
 
 /** The most requests `--journal-limit` keeps, and the most bytes `--journal-max-bytes` allows (1 GiB). */
-export const JOURNAL_MAXIMA = { limit: 1_000_000, bytes: 1024 * 1024 * 1024 } as const;
+export const JOURNAL_MAXIMA = {
+  limit: JOURNAL_RANGES.limit.max,
+  bytes: JOURNAL_RANGES.maxBytes.max,
+} as const;
 
 const SIZE_FLAGS: ReadonlyArray<readonly [keyof SeedSizes, string, number]> = [
   ['accounts', 'accounts', 1],

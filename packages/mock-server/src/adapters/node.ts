@@ -4,10 +4,13 @@ import { networkInterfaces } from 'node:os';
 import { buildOpenApiDocument, type OpenApiDocument } from '@iacm/sdk/openapi';
 import { readNodeBody } from '@iacm/webhook-receiver/node';
 import { MockCore, type MockOptions } from '../app/mock.js';
+import { controlAccessOf } from '../app/options.js';
+import { controlExposureOf } from '../control/access.js';
 import { internalErrorResponse, type MockResponse } from '../http/message.js';
 import { allowedHostNames, isLoopbackHost } from '../pipeline/host.js';
+import { DEFAULT_SERVER_TIMEOUTS, resolveServerTimeouts } from './timeouts.js';
 
-export { isLoopbackHost };
+export { DEFAULT_SERVER_TIMEOUTS, isLoopbackHost };
 
 import { landingAnswer } from './landing.js';
 
@@ -77,14 +80,6 @@ export interface RunningMockServer {
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
-
-/** The standalone server's connection timeouts by default, milliseconds. */
-export const DEFAULT_SERVER_TIMEOUTS = Object.freeze({
-  headersTimeoutMs: 20_000,
-  requestTimeoutMs: 120_000,
-  keepAliveTimeoutMs: 5_000,
-  idleTimeoutMs: 60_000,
-});
 
 /**
  * How often the standalone server checks the headers and whole-request timeouts, at most, ms. Node
@@ -256,20 +251,20 @@ export async function listen(options: ListenOptions = {}): Promise<RunningMockSe
     core: given,
     onRequest,
     allowedHosts,
-    headersTimeoutMs = DEFAULT_SERVER_TIMEOUTS.headersTimeoutMs,
-    requestTimeoutMs = DEFAULT_SERVER_TIMEOUTS.requestTimeoutMs,
-    keepAliveTimeoutMs = DEFAULT_SERVER_TIMEOUTS.keepAliveTimeoutMs,
-    idleTimeoutMs = DEFAULT_SERVER_TIMEOUTS.idleTimeoutMs,
+    headersTimeoutMs: headers,
+    requestTimeoutMs: whole,
+    keepAliveTimeoutMs: keepAlive,
+    idleTimeoutMs: idle,
     ...coreOptions
   } = options;
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, idleTimeoutMs } = resolveServerTimeouts({
+    headersTimeoutMs: headers,
+    requestTimeoutMs: whole,
+    keepAliveTimeoutMs: keepAlive,
+    idleTimeoutMs: idle,
+  });
   const loopback = isLoopbackHost(host);
-  const exposure = given
-    ? given.controlExposure
-    : coreOptions.control === false
-      ? 'off'
-      : coreOptions.controlToken !== undefined
-        ? 'token'
-        : 'open';
+  const exposure = given ? given.controlExposure : controlExposureOf(controlAccessOf(coreOptions));
   if (!loopback && exposure === 'open') {
     throw new UnsafeBindError(
       `--host ${host} is not a loopback address: anyone who reaches it could use the control plane (reset the data, read every key pair); give --control-token <token> (or IACM_MOCK_CONTROL_TOKEN, or the controlToken option), or --no-control (control: false)`,

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { HttpError } from '../errors.js';
+import { type NumberRange, type OptionGroup, resolveOptionGroup } from '../errors/ranges.js';
+import { HttpError, rateLimited } from '../errors.js';
 import type { AccountStore } from '../store/store.js';
 import { constantTimeEqual, type TokenClaims, type TokenProblem, TokenSigner } from './jwt.js';
 import { WindowCounter } from './window-counter.js';
@@ -31,6 +32,20 @@ export interface LoginAnswer {
  * window, a login with any other access key is refused with 429 until one of those windows empties).
  */
 export const DEFAULT_LOGIN_THROTTLE = Object.freeze({ maxFailures: 20, windowSeconds: 60, maxKeys: 10_000 });
+
+/** The documented range of each member of the `loginThrottle` option. */
+export const LOGIN_THROTTLE_RANGES: Readonly<Record<keyof typeof DEFAULT_LOGIN_THROTTLE, NumberRange>> =
+  Object.freeze({
+    maxFailures: { min: 1, max: 1_000_000, unit: 'failed logins' },
+    windowSeconds: { min: 1, max: 86_400, unit: 'seconds' },
+    maxKeys: { min: 1, max: 1_000_000, unit: 'access keys' },
+  });
+
+/** The login throttle as a group of options: its ranges and defaults. */
+const LOGIN_THROTTLE_GROUP: OptionGroup<keyof typeof DEFAULT_LOGIN_THROTTLE> = {
+  ranges: LOGIN_THROTTLE_RANGES,
+  defaults: DEFAULT_LOGIN_THROTTLE,
+};
 
 /** The `loginThrottle` option of a mock: `false` turns the throttle off; an object changes some of the defaults (20 failures in 60 s, 10,000 keys tracked). */
 export type LoginThrottleOption =
@@ -63,22 +78,17 @@ export interface LoginThrottleSetting {
  * {@link DEFAULT_LOGIN_THROTTLE}, `false` is off (`undefined`).
  * @throws RangeError naming the member when a number is not a whole number in its range.
  */
-export function toLoginThrottle(option: LoginThrottleOption | undefined): LoginThrottleSetting | undefined {
+export function toLoginThrottle(
+  option: LoginThrottleOption | undefined,
+  label = 'MockOptions loginThrottle',
+): LoginThrottleSetting | undefined {
   if (option === false) return undefined;
-  const given = typeof option === 'object' ? option : {};
-  const whole = (name: keyof typeof DEFAULT_LOGIN_THROTTLE, max: number): number => {
-    const value = given[name] ?? DEFAULT_LOGIN_THROTTLE[name];
-    if (!Number.isInteger(value) || value < 1 || value > max)
-      throw new RangeError(
-        `loginThrottle.${name} expects a whole number from 1 to ${max}, received ${value}`,
-      );
-    return value;
-  };
-  return {
-    maxFailures: whole('maxFailures', 1_000_000),
-    windowMs: whole('windowSeconds', 86_400) * 1000,
-    maxKeys: whole('maxKeys', 1_000_000),
-  };
+  const { maxFailures, windowSeconds, maxKeys } = resolveOptionGroup(
+    LOGIN_THROTTLE_GROUP,
+    typeof option === 'object' ? option : undefined,
+    label,
+  );
+  return { maxFailures, windowMs: windowSeconds * 1000, maxKeys };
 }
 
 /**
@@ -130,17 +140,14 @@ export class LoginThrottle {
     const { setting, failures } = this.#on;
     const count = failures.count(accessKey, now, setting.maxFailures);
     if (count.counted) return;
-    const retryAfter = Math.ceil(count.waitMs / 1000);
     const seconds = setting.windowMs / 1000;
     const why =
       count.reason === 'limit'
         ? `too many failed logins with this access key (at most ${setting.maxFailures} per ${seconds} s)`
         : `too many access keys with failed logins (${setting.maxKeys} have failures in the last ${seconds} s, the most the mock tracks)`;
-    throw new HttpError(
-      429,
-      'rate_limited',
-      `${why}; retry after ${retryAfter} s (POST /__mock/reset clears the count)`,
-      { headers: { 'retry-after': String(retryAfter) } },
+    throw rateLimited(
+      count.waitMs,
+      (retryAfter) => `${why}; retry after ${retryAfter} s (POST /__mock/reset clears the count)`,
     );
   }
 

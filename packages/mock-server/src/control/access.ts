@@ -10,9 +10,10 @@
  * @module
  */
 
+import { readHeader } from '@iacm/sdk/contract';
 import { constantTimeEqual } from '../auth/jwt.js';
 import { HttpError } from '../errors.js';
-import { type MockRequest, readHeader } from '../http/message.js';
+import type { MockRequest } from '../http/message.js';
 
 /** How the control plane is reached over HTTP. */
 export interface ControlAccess {
@@ -20,6 +21,17 @@ export interface ControlAccess {
   readonly enabled: boolean;
   /** The bearer token every control request must carry, when set. */
   readonly token: string | undefined;
+}
+
+/**
+ * How the control plane is reached over HTTP: `off` (not served), `token` (a control token is
+ * required) or `open` (neither: safe only on a loopback bind, which `listen` checks).
+ */
+export type ControlExposure = 'off' | 'token' | 'open';
+
+/** The exposure an access setting gives: the one check `MockCore.controlExposure` and `listen` share. */
+export function controlExposureOf(access: ControlAccess): ControlExposure {
+  return !access.enabled ? 'off' : access.token !== undefined ? 'token' : 'open';
 }
 
 /** Methods of the control plane that change something. */

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { expectedOf, rangeSchema } from '../errors/ranges.js';
 import { CLOCK_ADVANCE_RANGE, CLOCK_RANGE, checkMove, instantOf } from '../pipeline/clock.js';
-import { type ControlRoute, ok } from './route.js';
+import { type ControlRoute, controlRoute, ok } from './route.js';
 
 /**
  * Body of `POST /__mock/clock`: stop it at `now` (ISO 8601 or epoch milliseconds, from
@@ -22,19 +22,18 @@ export const ClockBody = z.strictObject({
 
 /** The clock routes. */
 export const clockRoutes: readonly ControlRoute[] = [
-  {
+  controlRoute({
     method: 'GET',
     path: '/__mock/clock',
     summary: "the mock's clock",
     handler: ({ plane }) => ok({ now: new Date(plane.clock.now()).toISOString() }),
-  },
-  {
+  }),
+  controlRoute({
     method: 'POST',
     path: '/__mock/clock',
     summary: "stop, move or resume the mock's clock: { now } | { advanceMs } | { resume: true }",
     body: ClockBody,
-    handler: ({ plane, body }) => {
-      const parsed = body as z.output<typeof ClockBody>;
+    handler: ({ plane, body: parsed }) => {
       // Checked in full before anything changes: a 400 leaves the clock as it was.
       const at = parsed.now === undefined ? undefined : instantOf(parsed.now);
       // A move after `resume` starts from the underlying clock, known only once resumed: its value and
@@ -47,5 +46,5 @@ export const clockRoutes: readonly ControlRoute[] = [
       if (parsed.advanceMs !== undefined) plane.clock.advance(parsed.advanceMs);
       return ok({ now: new Date(plane.clock.now()).toISOString() });
     },
-  },
+  }),
 ];

@@ -1,10 +1,10 @@
 /** Control routes: `GET` and `DELETE /__mock/journal`. @module */
 import { validationError } from '../errors.js';
-import { type ControlRoute, ok } from './route.js';
+import { type ControlRoute, controlRoute, ok } from './route.js';
 
 /** The journal routes. */
 export const journalRoutes: readonly ControlRoute[] = [
-  {
+  controlRoute({
     method: 'GET',
     path: '/__mock/journal',
     summary: 'the last requests (?limit=N), credentials redacted',
@@ -17,8 +17,8 @@ export const journalRoutes: readonly ControlRoute[] = [
       }
       return ok(plane.journal(limit));
     },
-  },
-  {
+  }),
+  controlRoute({
     method: 'DELETE',
     path: '/__mock/journal',
     summary: 'empty the journal',
@@ -26,5 +26,5 @@ export const journalRoutes: readonly ControlRoute[] = [
       plane.clearJournal();
       return ok(undefined, 204);
     },
-  },
+  }),
 ];

@@ -1,19 +1,21 @@
 /** Control routes: `POST /__mock/notifications` and `GET /__mock/outbox`. @module */
-import { type ControlRoute, ok } from './route.js';
+import { NotificationBody } from '../domain/webhooks.js';
+import { type ControlRoute, controlRoute, ok } from './route.js';
 
 /** The notification routes. */
 export const notificationsRoutes: readonly ControlRoute[] = [
-  {
+  controlRoute({
     method: 'GET',
     path: '/__mock/outbox',
     summary: 'notifications queued for delivery (?accountId=)',
     handler: ({ plane, query }) =>
       ok(plane.outbox(typeof query.accountId === 'string' ? query.accountId : undefined)),
-  },
-  {
+  }),
+  controlRoute({
     method: 'POST',
     path: '/__mock/notifications',
     summary: 'queue and deliver a notification',
-    handler: ({ plane, body }) => ok(plane.notify(body), 202),
-  },
+    body: NotificationBody,
+    handler: ({ core, body }) => ok(core.notify(body), 202),
+  }),
 ];

@@ -2,19 +2,37 @@
  * The control plane's in-process API ({@link createControlPlane}); over HTTP, the same through the
  * table of routes (`routes.ts`) and its router.
  *
+ * A method that takes a body checks it once, with the schema its route declares
+ * ({@link parseControlBody}), then goes the route's way: to the core's methods and the stages'
+ * state, which take checked values. So a bad body gets the same 400 in process as over HTTP, and a
+ * route's handler, whose body the router checked, never calls these methods (that would check twice).
+ *
  * @module
  */
 
-import { IntegrationCreateBody, IntegrationUpdateBody } from '../domain/webhooks.js';
-import { notFound, parseOr400 } from '../errors.js';
-import { stripUndefined } from '../http/objects.js';
+import { EvaluateBody } from '../domain/dry-run.js';
+import { FindingBody } from '../domain/findings.js';
+import { SimulatedRunBody } from '../domain/simulate.js';
+import { NotificationBody } from '../domain/webhooks.js';
+import { FaultBody } from '../pipeline/faults.js';
 import { controlRateLimit } from './rate-limit.js';
-import type { ControlBodyReader, ControlDeps, ControlPlane, CoreView } from './route.js';
+import {
+  type ControlBodyReader,
+  type ControlDeps,
+  type ControlPlane,
+  type CoreView,
+  parseControlBody,
+} from './route.js';
 import { dispatchControl } from './router.js';
 import { CONTROL_ROUTES } from './routes.js';
-import { SeedBody } from './seed.js';
+import { reseed, SeedBody } from './seed.js';
 import { checkSnapshot } from './state.js';
-import { PolicyBody } from './webhooks.js';
+import { webhookControl } from './webhooks.js';
+
+/** Whether a control request's `body` is a reader (the core's) rather than the body itself. */
+function isBodyReader(body: unknown): body is ControlBodyReader {
+  return typeof body === 'function';
+}
 
 /** Builds the control plane of a core. */
 export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPlane {
@@ -22,41 +40,24 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     reset: () => {
       deps.reset();
     },
-    seed: (seed, sizes = {}) => {
-      const body = parseOr400(SeedBody, { seed, sizes });
-      deps.reseed(body.seed, stripUndefined(body.sizes ?? {}));
-    },
+    seed: (seed, sizes = {}) => reseed(deps, parseControlBody(SeedBody, { seed, sizes })),
     getState: () => core.store.toState(),
     setState: (state) => deps.setState(checkSnapshot(state)),
     accounts: () => core.accounts(),
     journal: (limit) => deps.journal.list(limit),
     clearJournal: () => deps.journal.clear(),
-    addFault: (rule) => deps.faults.add(rule),
+    addFault: (rule) => deps.faults.add(parseControlBody(FaultBody, rule)),
     faults: () => deps.faults.list(),
     clearFaults: () => deps.faults.clear(),
-    simulateRun: (workspaceId, body) => core.simulateRun(workspaceId, body),
-    recordFinding: (stackId, body) => core.recordFinding(stackId, body),
-    evaluate: (body) => core.evaluate(body),
+    simulateRun: (workspaceId, body) =>
+      core.simulateRun(workspaceId, parseControlBody(SimulatedRunBody, body)),
+    recordFinding: (stackId, body) => core.recordFinding(stackId, parseControlBody(FindingBody, body)),
+    evaluate: (body) => core.evaluate(parseControlBody(EvaluateBody, body)),
     outbox: (accountId) => core.outbox(accountId),
     clock: core.clock,
-    notify: (body) => core.notify(body),
+    notify: (body) => core.notify(parseControlBody(NotificationBody, body)),
     flushDeliveries: () => core.webhooks.flush(),
-    webhooks: {
-      create: async (body) => {
-        const parsed = parseOr400(IntegrationCreateBody, body ?? {});
-        const accountId = parsed.accountId ?? core.accounts()[0]?.id;
-        if (!accountId || !core.accounts().some((a) => a.id === accountId))
-          throw notFound('account', parsed.accountId ?? '');
-        return core.webhooks.create(accountId, parsed);
-      },
-      list: (accountId) => core.webhooks.list(accountId),
-      update: async (id, body) => core.webhooks.update(id, parseOr400(IntegrationUpdateBody, body ?? {})),
-      remove: (id) => core.webhooks.remove(id),
-      test: (id) => core.webhooks.test(id),
-      deliveries: (integrationId) => core.webhooks.attempts(integrationId),
-      setPolicy: (policy) => core.webhooks.setPolicy(stripUndefined(parseOr400(PolicyBody, policy))),
-      runDue: () => core.webhooks.runDue(),
-    },
+    webhooks: webhookControl(core),
     setRateLimit: (limit) => deps.rateLimiter.set(controlRateLimit(limit)),
     // `body` is the parsed body, or a reader (the core passes one, so that the body is read only once
     // a route matched, with the route's size limit).
@@ -64,9 +65,10 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
       dispatchControl(CONTROL_ROUTES, method, path, {
         contentType: http ? http.contentType : null,
         plane,
+        core,
         deps,
         query,
-        readBody: typeof body === 'function' ? (body as ControlBodyReader) : () => Promise.resolve(body),
+        readBody: isBodyReader(body) ? body : () => Promise.resolve(body),
       }),
   };
   return plane;

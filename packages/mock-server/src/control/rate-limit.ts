@@ -1,4 +1,4 @@
-/** Control route: `POST /__mock/rate-limit`. @module */
+/** Control route: `POST /__mock/rate-limit`, and the check of `control.setRateLimit`. @module */
 import * as z from 'zod';
 import { rangeSchema } from '../errors/ranges.js';
 import { parseOr400 } from '../errors.js';
@@ -8,7 +8,13 @@ import {
   SERVICE_RATE_LIMIT,
   toRateLimit,
 } from '../pipeline/rate-limit.js';
-import { type ControlRoute, ok } from './route.js';
+import { type ControlRoute, controlRoute, ok } from './route.js';
+
+/** The members of a custom limit, each within its range: the route's and `control.setRateLimit`'s. */
+const RATE_LIMIT_MEMBERS = {
+  limit: rangeSchema(RATE_LIMIT_RANGES.limit),
+  windowSeconds: rangeSchema(RATE_LIMIT_RANGES.windowSeconds),
+};
 
 /**
  * Body of `POST /__mock/rate-limit`: `limit` 1 to 1,000,000 requests and `windowSeconds` 1 to 86,400
@@ -17,15 +23,15 @@ import { type ControlRoute, ok } from './route.js';
  */
 export const RateLimitBody = z.strictObject({
   enabled: z.boolean(),
-  limit: rangeSchema(RATE_LIMIT_RANGES.limit).optional(),
-  windowSeconds: rangeSchema(RATE_LIMIT_RANGES.windowSeconds).optional(),
+  limit: RATE_LIMIT_MEMBERS.limit.optional(),
+  windowSeconds: RATE_LIMIT_MEMBERS.windowSeconds.optional(),
 });
 
-/** A custom limit as `control.setRateLimit` takes it: both members, each within its range. */
-const CustomRateLimit = z.strictObject({
-  limit: rangeSchema(RATE_LIMIT_RANGES.limit),
-  windowSeconds: rangeSchema(RATE_LIMIT_RANGES.windowSeconds),
-});
+/**
+ * A custom limit as `control.setRateLimit` takes it: both members, each checked by the same member
+ * schema as the route's (the in-process method takes `true`, `false` or this, not the route's body).
+ */
+const CustomRateLimit = z.strictObject(RATE_LIMIT_MEMBERS);
 
 /**
  * The rate limit `control.setRateLimit` names (`true`: the service's, `false`: off, or a custom
@@ -36,23 +42,27 @@ export function controlRateLimit(setting: unknown): RateLimit | undefined {
   return toRateLimit(typeof setting === 'boolean' ? setting : parseOr400(CustomRateLimit, setting));
 }
 
+/** The rate limit a checked {@link RateLimitBody} names: off, or its members (the service's when absent). */
+function rateLimitOf(body: z.output<typeof RateLimitBody>): RateLimit | undefined {
+  return toRateLimit(
+    body.enabled
+      ? {
+          limit: body.limit ?? SERVICE_RATE_LIMIT.limit,
+          windowSeconds: body.windowSeconds ?? SERVICE_RATE_LIMIT.windowSeconds,
+        }
+      : false,
+  );
+}
+
 /** The rate-limit route. */
 export const rateLimitRoutes: readonly ControlRoute[] = [
-  {
+  controlRoute({
     method: 'POST',
     path: '/__mock/rate-limit',
     summary: "the service's rate limit, off by default: { enabled, limit?, windowSeconds? }",
     body: RateLimitBody,
-    handler: ({ plane, deps, body }) => {
-      const parsed = body as z.output<typeof RateLimitBody>;
-      plane.setRateLimit(
-        parsed.enabled
-          ? {
-              limit: parsed.limit ?? SERVICE_RATE_LIMIT.limit,
-              windowSeconds: parsed.windowSeconds ?? SERVICE_RATE_LIMIT.windowSeconds,
-            }
-          : false,
-      );
+    handler: ({ deps, body }) => {
+      deps.rateLimiter.set(rateLimitOf(body));
       const current = deps.rateLimiter.setting;
       return ok(
         current
@@ -60,5 +70,5 @@ export const rateLimitRoutes: readonly ControlRoute[] = [
           : { enabled: false },
       );
     },
-  },
+  }),
 ];

@@ -1,16 +1,20 @@
 /**
  * The control plane's types: its in-process API ({@link ControlPlane}), and what a control route
- * is and gets ({@link ControlRoute}, {@link ControlContext}).
+ * is and gets ({@link ControlRoute}, {@link ControlContext}), typed from the route's declared body
+ * check and path template ({@link controlRoute}).
  *
  * @module
  */
 import type { IacStack, JsonBounds, WebhookPayload, WorkspaceRun } from '@iacm/sdk/contract';
 import type * as z from 'zod';
+import type { CheckedEvaluation } from '../domain/dry-run.js';
 import type { GuardrailEvaluation } from '../domain/evaluate.js';
 import type { OutboxEntry } from '../domain/events.js';
-import type { FindingInput } from '../domain/findings.js';
-import type { SimulatedRunInput } from '../domain/simulate.js';
+import type { CheckedFinding, FindingInput } from '../domain/findings.js';
+import type { CheckedNotification } from '../domain/notify.js';
+import type { CheckedSimulatedRun, SimulatedRunInput } from '../domain/simulate.js';
 import type { DeliveryAttempt, DeliveryPolicy, IntegrationView, WebhookHub } from '../domain/webhooks.js';
+import { parseOr400 } from '../errors.js';
 import type { MockResponse } from '../http/message.js';
 import type { MockClock } from '../pipeline/clock.js';
 import type { Fault, FaultBook, FaultRule } from '../pipeline/faults.js';
@@ -106,7 +110,7 @@ export interface WebhookControl {
   test(id: string): Promise<DeliveryAttempt>;
   /** Recorded delivery attempts, headers redacted. */
   deliveries(integrationId?: string): DeliveryAttempt[];
-  /** Changes the retry policy (attempts, baseDelayMs, timeoutMs). */
+  /** Changes the retry policy (attempts, baseDelayMs, maxDelayMs, maxTotalMs, timeoutMs). */
   setPolicy(policy: Partial<DeliveryPolicy>): DeliveryPolicy;
   /** Sends the retries due by the mock's clock now (moving the clock does this too); resolves when they have finished. */
   runDue(): Promise<void>;
@@ -128,40 +132,82 @@ export interface ControlDeps {
   setState(state: MockState): void;
 }
 
-/** What the control plane reads from the core. */
+/**
+ * What the control plane reads from the core. Its methods take bodies already checked (by the
+ * route's schema over HTTP, by the same schema in the in-process method) and never check again.
+ */
 export interface CoreView {
   /** The current store. */
   store: { toState(): MockState };
   /** The accounts, primary first. */
   accounts(): MockAccount[];
   /** Simulates a CI run. */
-  simulateRun(workspaceId: string, body: unknown): { run: WorkspaceRun; evaluation: GuardrailEvaluation };
+  simulateRun(
+    workspaceId: string,
+    run: CheckedSimulatedRun,
+  ): { run: WorkspaceRun; evaluation: GuardrailEvaluation };
   /** Records a finding. */
-  recordFinding(stackId: string, body: unknown): { stack: IacStack; notification: WebhookPayload };
+  recordFinding(stackId: string, finding: CheckedFinding): { stack: IacStack; notification: WebhookPayload };
   /** Dry-runs guardrail rules. */
-  evaluate(body: unknown): GuardrailEvaluation;
+  evaluate(evaluation: CheckedEvaluation): GuardrailEvaluation;
   /** The outbox. */
   outbox(accountId?: string): OutboxEntry[];
   /** Queues a notification. */
-  notify(body: unknown): OutboxEntry;
+  notify(notification: CheckedNotification): OutboxEntry;
   /** The clock. */
   clock: MockClock;
   /** The webhook hub. */
   webhooks: WebhookHub;
 }
 
-/** What a control route's handler gets. */
-export interface ControlContext {
-  /** The in-process control plane. */
-  plane: ControlPlane;
+/**
+ * How a control route checks its body: a zod schema (a request without a body is checked as `{}`),
+ * or a function given the body as sent (the snapshot route's `checkSnapshot`, which
+ * answers the checked value or throws a 400). The same check serves the route and the in-process
+ * method of the same concept, so that both refuse a bad body with the same issues.
+ */
+export type ControlBodyCheck = z.ZodType | ((raw: unknown) => unknown);
+
+/**
+ * The body a handler gets from its route's check: the schema's output, the check function's answer,
+ * or the body as sent (`unknown`) for a route that declares no check.
+ */
+export type CheckedBody<B> = B extends z.ZodType
+  ? z.output<B>
+  : B extends (raw: unknown) => infer T
+    ? T
+    : unknown;
+
+/** The names of a path template's `{name}` parameters: `'/__mock/stacks/{id}/findings'` → `'id'`. */
+export type PathParamName<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PathParamName<Rest>
+  : never;
+
+/**
+ * The decoded path parameters of a template: one string member per `{name}` (a route's handler reads
+ * `params.id` as a `string`); any string key for a template not known literally.
+ */
+export type PathParams<P extends string> = string extends P
+  ? Readonly<Record<string, string>>
+  : { readonly [K in PathParamName<P>]: string };
+
+/**
+ * What a control route's handler gets. `Body` is what the route's body check answered (see
+ * {@link CheckedBody}); `Params` the route's path parameters (see {@link PathParams}).
+ */
+export interface ControlContext<Body = unknown, Params = Readonly<Record<string, string>>> {
+  /** The in-process control plane (its methods that take a body check it: a handler calls `core` instead). */
+  readonly plane: ControlPlane;
+  /** The core, whose methods take checked bodies: what a handler calls with its checked body. */
+  readonly core: CoreView;
   /** The stages' state. */
-  deps: ControlDeps;
-  /** Path parameters (`:id`), decoded. */
-  params: Record<string, string>;
+  readonly deps: ControlDeps;
+  /** Path parameters (`{id}`), decoded. */
+  readonly params: Params;
   /** Query parameters. */
-  query: Record<string, string | string[]>;
-  /** The body: parsed by the route's `body` schema when it has one, else as sent. */
-  body: unknown;
+  readonly query: Record<string, string | string[]>;
+  /** The body: checked by the route's `body` once, before the handler runs; else as sent. */
+  readonly body: Body;
 }
 
 /** The largest body of a control route that names no limit of its own, bytes (1 MiB). */
@@ -170,16 +216,28 @@ export const DEFAULT_CONTROL_BODY_BYTES = 1024 * 1024;
 /** An HTTP method the control plane serves. */
 export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** One route of the control plane. */
-export interface ControlRoute {
+/**
+ * One route of the control plane, typed from its body check `B` and its path template `P`: the
+ * handler's `body` is what `B` answers and its `params` are the template's `{names}`. Declare a route
+ * with {@link controlRoute}, so that both are inferred; a table holds routes of any `B` and `P` as
+ * `ControlRoute` (the defaults: any check, any path).
+ */
+export interface ControlRoute<
+  B extends ControlBodyCheck | undefined = ControlBodyCheck | undefined,
+  P extends string = string,
+> {
   /** The method. */
   readonly method: ControlMethod;
   /** The path under `/__mock`; `{name}` segments are parameters (`/__mock/stacks/{id}/findings`), as in the endpoint table. */
-  readonly path: string;
+  readonly path: P;
   /** What it does, for the landing page. */
   readonly summary: string;
-  /** The body's schema: the router answers 400 naming every bad field before the handler runs. */
-  readonly body?: z.ZodType;
+  /**
+   * The body's check: the router runs it once, before the handler (a schema's failure is a 400 naming
+   * every bad field), and hands the handler what it answers. The in-process method of the same
+   * concept runs the same check.
+   */
+  readonly body?: B;
   /**
    * The largest body this route takes, bytes (413 beyond, before the body is read in full). Default
    * {@link DEFAULT_CONTROL_BODY_BYTES}; the snapshot routes take more.
@@ -191,8 +249,33 @@ export interface ControlRoute {
    * snapshot route takes longer lists.
    */
   readonly jsonBounds?: JsonBounds;
-  /** Answers the request. */
-  readonly handler: (ctx: ControlContext) => MockResponse | Promise<MockResponse>;
+  /**
+   * Answers the request. (A method, so that a table of routes with different bodies is a
+   * `ControlRoute[]`: the router only ever hands a handler the body its own route's check answered.)
+   */
+  handler(ctx: ControlContext<CheckedBody<B>, PathParams<P>>): MockResponse | Promise<MockResponse>;
+}
+
+/**
+ * Declares a control route, inferring its body type from `body` and its parameters from `path`:
+ * `controlRoute({ method: 'POST', path: '/__mock/stacks/{id}/findings', body: FindingBody, handler:
+ * ({ params, body }) => ... })` gives the handler `params.id: string` and `body` as `FindingBody`
+ * parses it. Answers the route as given.
+ */
+export function controlRoute<const P extends string, B extends ControlBodyCheck | undefined = undefined>(
+  route: ControlRoute<B, P>,
+): ControlRoute<B, P> {
+  return route;
+}
+
+/**
+ * The one parse of a control body by a schema: a missing body (`undefined`) is checked as `{}`; 400
+ * `validation_failed` naming each bad field. The router runs it for a route's schema, and each
+ * in-process control method runs it with the same schema, so that a bad body gets the same issues
+ * either way.
+ */
+export function parseControlBody<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  return parseOr400(schema, raw === undefined ? {} : raw);
 }
 
 /** A JSON answer (no body and no content type for `undefined`). */

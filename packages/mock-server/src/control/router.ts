@@ -1,18 +1,22 @@
 /**
  * Matches a control request against the table of routes (with the contract's `compilePath`, as the
  * API's routes are): the route and its decoded `{params}`, or a
- * 404 (`route_not_found`) for a path no route has, or a 405 with `Allow` for a known path.
+ * 404 (`route_not_found`) for a path no route has, or a 405 with `Allow` for a known path. Then
+ * checks the body once with the route's own check ({@link checkControlBody}, which the in-process
+ * control methods share) and runs the handler with what it answered.
  *
  * @module
  */
 import { type CompiledPath, compilePath } from '@iacm/sdk/contract';
-import { HttpError, parseOr400 } from '../errors.js';
+import { HttpError } from '../errors.js';
 import { checkControlContentType } from './access.js';
 import {
+  type ControlBodyCheck,
   type ControlBodyReader,
   type ControlContext,
   type ControlRoute,
   DEFAULT_CONTROL_BODY_BYTES,
+  parseControlBody,
 } from './route.js';
 
 /** The docs link of a 404 on the control plane. */
@@ -65,6 +69,15 @@ export function matchControlRoute(
   );
 }
 
+/**
+ * Runs a route's body check on the body as read: a schema through {@link parseControlBody}, a check
+ * function on the body as sent; without a check, the body as sent.
+ */
+export function checkControlBody(check: ControlBodyCheck | undefined, raw: unknown): unknown {
+  if (check === undefined) return raw;
+  return typeof check === 'function' ? check(raw) : parseControlBody(check, raw);
+}
+
 /** Methods whose control routes read a body. */
 const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -72,8 +85,8 @@ const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
  * Matches, then runs the handler. The body is read (`readBody`, which may reject with 413, 415 or
  * 400) only once a route matched, with that route's size limit and JSON bounds, and only for a method that carries
  * one (POST, PUT, PATCH): so an unknown path answers 404 and `GET /__mock/clock` 200 whatever body
- * came with them. A route with a body schema validates the body before its handler runs (400 naming
- * each bad field).
+ * came with them. A route with a body check runs it once, before its handler (a schema's failure is
+ * a 400 naming each bad field), and the handler gets what it answered.
  */
 export async function dispatchControl(
   routes: readonly ControlRoute[],
@@ -91,6 +104,5 @@ export async function dispatchControl(
   const raw = BODY_METHODS.has(method)
     ? await readBody(route.maxBodyBytes ?? DEFAULT_CONTROL_BODY_BYTES, route.jsonBounds)
     : undefined;
-  const body = route.body ? parseOr400(route.body, raw === undefined ? {} : raw) : raw;
-  return route.handler({ ...rest, params, body });
+  return route.handler({ ...rest, params, body: checkControlBody(route.body, raw) });
 }

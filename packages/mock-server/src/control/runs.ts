@@ -1,17 +1,17 @@
 /** Control route: `POST /__mock/workspaces/{id}/runs`, a simulated CI run. @module */
-import { SimulatedRunBody, type SimulatedRunInput } from '../domain/simulate.js';
-import { type ControlRoute, ok } from './route.js';
+import { SimulatedRunBody } from '../domain/simulate.js';
+import { type ControlRoute, controlRoute, ok } from './route.js';
 
 /** The simulated-run route. */
 export const runsRoutes: readonly ControlRoute[] = [
-  {
+  controlRoute({
     method: 'POST',
     path: '/__mock/workspaces/{id}/runs',
     summary: 'simulate a CI run, evaluated against the guardrail rules',
     body: SimulatedRunBody,
-    handler: ({ plane, params, body }) => {
-      const result = plane.simulateRun(params.id as string, body as SimulatedRunInput);
+    handler: ({ core, params, body }) => {
+      const result = core.simulateRun(params.id, body);
       return ok({ run: result.run, evaluation: result.evaluation }, 201);
     },
-  },
+  }),
 ];

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { stripUndefined } from '../http/objects.js';
 import { checkSeedSizes, SIZE_MAXIMA } from '../store/seed/limits.js';
 import { DEFAULT_SIZES } from '../store/state.js';
-import { type ControlRoute, ok } from './route.js';
+import { type ControlDeps, type ControlRoute, controlRoute, ok } from './route.js';
 
 const count = (max: number) => z.number().int().min(0).max(max);
 
@@ -31,17 +31,21 @@ export const SeedBody = z
     if (problem) ctx.addIssue({ code: 'custom', path: problem.field.split('.'), message: problem.message });
   });
 
+/** Generates new data from a body {@link SeedBody} checked: the route's and `control.seed`'s one path. */
+export function reseed(deps: ControlDeps, body: z.output<typeof SeedBody>): void {
+  deps.reseed(body.seed, stripUndefined(body.sizes ?? {}));
+}
+
 /** The seed route. */
 export const seedRoutes: readonly ControlRoute[] = [
-  {
+  controlRoute({
     method: 'POST',
     path: '/__mock/seed',
     summary: 'generate new data: { seed, sizes? }',
     body: SeedBody,
     handler: ({ deps, body }) => {
-      const parsed = body as z.output<typeof SeedBody>;
-      deps.reseed(parsed.seed, stripUndefined(parsed.sizes ?? {}));
-      return ok({ status: 'seeded', seed: parsed.seed });
+      reseed(deps, body);
+      return ok({ status: 'seeded', seed: body.seed });
     },
-  },
+  }),
 ];

@@ -23,7 +23,7 @@ import { rangeSchema } from '../errors/ranges.js';
 import { HttpError, parseOr400 } from '../errors.js';
 import { SIZE_MAXIMA } from '../store/seed/limits.js';
 import type { MockState, SeedSizes } from '../store/state.js';
-import { type ControlRoute, ok } from './route.js';
+import { type ControlRoute, controlRoute, ok } from './route.js';
 
 const MockAccountSchema = z.strictObject({
   id: ObjectId.toLowerCase(),
@@ -110,7 +110,12 @@ export function checkSnapshot(state: unknown): MockState {
       issues: [{ location, path, message, expected, received }],
     });
   }
-  return parseOr400(StateSchema, state) as unknown as MockState;
+  // The one assertion of a body left in the control plane, on purpose: the records are checked by the
+  // contract's answer schemas, which are open (an enum value or a member the contract does not know
+  // yet passes, so that every snapshot `GET /__mock/state` gives loads again), where `MockState` holds
+  // the closed named types; and a snapshot may name some `sizes` only (they only say how it was
+  // made), where `MockState` names all seven. Both are kept as given, not narrowed or filled.
+  return parseOr400(StateSchema, state) as MockState;
 }
 
 /** Node's `Buffer`, when there is one (the core also runs in browsers, under MSW). */
@@ -161,7 +166,7 @@ export function snapshotBytes(value: unknown, limit: number, depth = 0): number 
 
 /** The snapshot routes. */
 export const stateRoutes: readonly ControlRoute[] = [
-  {
+  controlRoute({
     method: 'GET',
     path: '/__mock/state',
     summary: 'the whole state as JSON',
@@ -176,16 +181,17 @@ export const stateRoutes: readonly ControlRoute[] = [
       }
       return ok(state);
     },
-  },
-  {
+  }),
+  controlRoute({
     method: 'PUT',
     path: '/__mock/state',
     summary: 'load a snapshot',
+    body: checkSnapshot,
     maxBodyBytes: MAX_SNAPSHOT_BYTES,
     jsonBounds: STATE_JSON_BOUNDS,
     handler: ({ deps, body }) => {
-      deps.setState(checkSnapshot(body));
+      deps.setState(body);
       return ok({ status: 'loaded' });
     },
-  },
+  }),
 ];

@@ -6,7 +6,6 @@
  */
 import { GuardrailCreateBody, type GuardrailRule, ObjectId } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import { parseOr400 } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { evaluateGuardrails, type GuardrailEvaluation } from './evaluate.js';
 import { PlanContentSchema, RunScopeSchema } from './simulate.js';
@@ -19,12 +18,15 @@ export const EvaluateBody = z.strictObject({
   plan: PlanContentSchema,
 });
 
+/** A dry run's body as {@link EvaluateBody} parsed it. */
+export type CheckedEvaluation = z.output<typeof EvaluateBody>;
+
 /**
  * Dry-runs guardrail rules against a plan: the given rules (create bodies), or the account's own
- * (primary by default), in the given run scope. Validates the body (400 naming each bad field).
+ * (primary by default), in the given run scope. The body comes checked (by the route, or by
+ * `control.evaluate`, with {@link EvaluateBody}).
  */
-export function dryRunGuardrails(store: Store, body: unknown, now: number): GuardrailEvaluation {
-  const input = parseOr400(EvaluateBody, body ?? {});
+export function dryRunGuardrails(store: Store, input: CheckedEvaluation, now: number): GuardrailEvaluation {
   const account = store.accountOrPrimary(input.accountId);
   const at = new Date(now).toISOString();
   const rules: GuardrailRule[] = input.rules

@@ -6,7 +6,7 @@ import {
 } from '@iacm/sdk/contract';
 import { generateNotification } from '@iacm/webhook-receiver';
 import * as z from 'zod';
-import { notFound, parseOr400 } from '../errors.js';
+import { notFound } from '../errors.js';
 import type { AccountStore } from '../store/store.js';
 import { type EventRecorder, PLATFORM_INTEGRATION_ID } from './events.js';
 
@@ -25,6 +25,8 @@ export const FindingBody = z.strictObject({
 });
 /** A finding, as sent. */
 export type FindingInput = z.input<typeof FindingBody>;
+/** A finding as {@link FindingBody} parsed it. */
+export type CheckedFinding = z.output<typeof FindingBody>;
 
 /** Counts of findings on a stack: a documented addition to the stack record. */
 export interface StackFindings {
@@ -64,7 +66,7 @@ function statusAfter(stack: IacStack, findings: StackFindings): IacStack['status
 export function recordFinding(
   account: AccountStore,
   stackId: string,
-  input: z.output<typeof FindingBody>,
+  input: CheckedFinding,
   events: EventRecorder,
 ): { stack: IacStack; notification: WebhookPayload } | undefined {
   const stacks = account.explorer.stacks;
@@ -139,16 +141,16 @@ export function recordFinding(
 }
 
 /**
- * `POST /__mock/stacks/{id}/findings`: validates the body (400 naming each bad field) and records the
- * finding on the stack in whichever account holds it (404 otherwise).
+ * `POST /__mock/stacks/{id}/findings`: records the finding on the stack in whichever account holds it
+ * (404 otherwise). The finding comes checked (by the route, or by `control.recordFinding`, with
+ * {@link FindingBody}).
  */
 export function recordFindingOnStack(
   accounts: Iterable<AccountStore>,
   stackId: string,
-  body: unknown,
+  input: CheckedFinding,
   events: EventRecorder,
 ): { stack: IacStack; notification: WebhookPayload } {
-  const input = parseOr400(FindingBody, body ?? {});
   for (const account of accounts) {
     const result = recordFinding(account, stackId, input, events);
     if (result) return result;

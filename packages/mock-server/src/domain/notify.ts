@@ -6,17 +6,26 @@
  */
 import { fieldIssuesFromZod, WebhookPayload } from '@iacm/sdk/contract';
 import { generateNotification } from '@iacm/webhook-receiver';
-import { parseOr400, validationError } from '../errors.js';
+import type * as z from 'zod';
+import { validationError } from '../errors.js';
 import type { AccountStore, Store } from '../store/store.js';
 import type { EventRecorder, OutboxEntry } from './events.js';
-import { NotificationBody, type WebhookHub } from './webhooks.js';
+import type { NotificationBody, WebhookHub } from './webhooks.js';
+
+/** A notification's body as `NotificationBody` parsed it (its kind, its account, payload members). */
+export type CheckedNotification = z.output<typeof NotificationBody>;
 
 /**
  * Queues a notification given by kind (generated) or as a whole payload (members given replace the
- * generated ones); 400 naming each bad field when the result is not a valid payload.
+ * generated ones); 400 naming each bad field when the result is not a valid payload. The body comes
+ * checked (by the route, or by `control.notify`, with `NotificationBody`); what is checked here is the
+ * payload it makes.
  */
-export function queueNotification(store: Store, body: unknown, events: EventRecorder): OutboxEntry {
-  const input = parseOr400(NotificationBody, body ?? {});
+export function queueNotification(
+  store: Store,
+  input: CheckedNotification,
+  events: EventRecorder,
+): OutboxEntry {
   const account = store.accountOrPrimary(input.accountId);
   const { accountId: _a, ...given } = input;
   const payload = {

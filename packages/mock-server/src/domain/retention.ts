@@ -17,11 +17,14 @@ export interface RetentionBounds {
   eventsPerAccount: number;
   /** Notifications in each account's outbox, oldest dropped first. 1 to 1,000,000. Default 1,000. */
   outboxPerAccount: number;
-  /** Delivery attempt records, of all integrations together, oldest dropped first. 1 to 1,000,000. Default 10,000. */
+  /**
+   * Delivery attempt records, of all integrations together, oldest dropped first (the attempt log,
+   * `webhooks/attempt-log.ts`). 1 to 1,000,000. Default 10,000.
+   */
   deliveryAttempts: number;
   /**
    * Deliveries waiting for a retry, of all integrations together; past it, the one waiting longest
-   * is given up (no further attempt). 1 to 100,000. Default 10,000.
+   * is given up (no further attempt; the delivery queue, `webhooks/queue.ts`). 1 to 100,000. Default 10,000.
    */
   waitingRetries: number;
 }

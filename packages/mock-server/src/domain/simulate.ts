@@ -14,7 +14,7 @@ import {
 } from '@iacm/sdk/contract';
 import { generateNotification } from '@iacm/webhook-receiver';
 import * as z from 'zod';
-import { notFound, parseOr400 } from '../errors.js';
+import { notFound } from '../errors.js';
 import type { AccountStore } from '../store/store.js';
 import { evaluateGuardrails, type GuardrailEvaluation, summarise } from './evaluate.js';
 import { type EventRecorder, PLATFORM_INTEGRATION_ID } from './events.js';
@@ -78,6 +78,8 @@ export const SimulatedRunBody = z.strictObject({
 });
 /** The body of a simulated run, as sent. */
 export type SimulatedRunInput = z.input<typeof SimulatedRunBody>;
+/** The body of a simulated run as {@link SimulatedRunBody} parsed it (defaults filled in). */
+export type CheckedSimulatedRun = z.output<typeof SimulatedRunBody>;
 
 /** What the domain engine needs from the mock. */
 export interface DomainServices {
@@ -93,7 +95,7 @@ export interface DomainServices {
 
 /** The run status a plan ends in, and whether an apply follows. */
 function outcome(
-  body: z.output<typeof SimulatedRunBody>,
+  body: CheckedSimulatedRun,
   evaluation: GuardrailEvaluation,
 ): { status: RunStatus; applied: boolean } {
   if (body.failPlan) return { status: 'plan_error', applied: false };
@@ -113,7 +115,7 @@ function outcome(
 export function simulateRun(
   account: AccountStore,
   workspace: WorkspaceSummary,
-  input: z.output<typeof SimulatedRunBody>,
+  input: CheckedSimulatedRun,
   services: DomainServices,
 ): { run: WorkspaceRun; evaluation: GuardrailEvaluation } {
   const now = services.now();
@@ -310,16 +312,16 @@ export function simulateRun(
 }
 
 /**
- * `POST /__mock/workspaces/{id}/runs`: validates the body (400 naming each bad field), finds the
- * workspace in whichever account holds it (404 otherwise) and simulates the run there.
+ * `POST /__mock/workspaces/{id}/runs`: finds the workspace in whichever account holds it (404
+ * otherwise) and simulates the run there. The run comes checked (by the route, or by
+ * `control.simulateRun`, with {@link SimulatedRunBody}).
  */
 export function simulateRunOnWorkspace(
   accounts: Iterable<AccountStore>,
   workspaceId: string,
-  body: unknown,
+  input: CheckedSimulatedRun,
   services: DomainServices,
 ): { run: WorkspaceRun; evaluation: GuardrailEvaluation } {
-  const input = parseOr400(SimulatedRunBody, body ?? {});
   const id = pathIdToObjectId(workspaceId);
   for (const account of accounts) {
     const workspace = id === undefined ? undefined : account.workspaces.get(id);

@@ -1,4 +1,4 @@
-import type { BodyReader } from '@iacm/webhook-receiver';
+import type { BodyReader } from '@iacm/sdk/contract';
 
 /** A plain request, as an adapter hands it to the core. */
 export interface MockRequest {
@@ -55,18 +55,6 @@ export interface MockResponse {
   drop?: boolean;
 }
 
-/** Reads a header from either header form, case-insensitively; a repeated header is joined with ", ". */
-export function readHeader(headers: MockRequest['headers'], name: string): string | undefined {
-  if (!headers) return undefined;
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const lower = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== lower || value === undefined) continue;
-    return typeof value === 'string' ? value : value.join(', ');
-  }
-  return undefined;
-}
-
 /** The 500 answer of a bug in the mock (never caused by client input; the fuzz tests check that). */
 export function internalErrorResponse(requestId?: string): MockResponse {
   return {
@@ -79,4 +67,12 @@ export function internalErrorResponse(requestId?: string): MockResponse {
       ...(requestId ? { requestId } : {}),
     },
   };
+}
+
+/**
+ * The answer that is no answer: the adapter closes the connection without a response (an injected
+ * `drop` fault, or a request whose client has gone); the journal records it as dropped.
+ */
+export function droppedResponse(): MockResponse {
+  return { status: 0, headers: {}, body: undefined, drop: true };
 }

@@ -9,7 +9,7 @@ import type { Operations } from './operation.js';
 /** The operations of the auth group, one per endpoint. */
 export const authOperations = {
   'auth.login': async (ctx) => {
-    const body = ctx.body as { accessKey: string; secretKey: string };
+    const { body } = ctx;
     try {
       return await ctx.services.login(body.accessKey, body.secretKey);
     } catch (error) {

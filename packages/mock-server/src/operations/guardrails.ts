@@ -5,15 +5,14 @@
  */
 import {
   criteriaProblems,
-  type GuardrailCreateBody,
+  type EndpointName,
   type GuardrailRule,
-  type GuardrailSearchBody,
-  type GuardrailUpdateBody,
   pathIdToObjectId,
   toTimestamp,
 } from '@iacm/sdk/contract';
 import { checkNotificationRoom, RuleLedger } from '../domain/caps.js';
 import { HttpError, notFound, validationError } from '../errors.js';
+import { stripUndefined } from '../http/objects.js';
 import type { SortValue } from '../query/compare.js';
 import { anyOf, type FilterSpec } from '../query/search.js';
 import { SEARCH_FIELDS } from '../query/text.js';
@@ -43,7 +42,7 @@ const guardrailSorts: Record<string, (r: GuardrailRule) => SortValue> = {
 };
 
 function ruleEvent(
-  ctx: HandlerContext,
+  ctx: Pick<HandlerContext<EndpointName>, 'services'>,
   account: AccountStore,
   rule: GuardrailRule,
   mutation: 'create' | 'update' | 'delete',
@@ -99,7 +98,7 @@ function findRule(account: AccountStore, rawId: string): GuardrailRule {
 export const guardrailsOperations = {
   'guardrails.search': (ctx) => {
     const account = accountOf(ctx);
-    return searchList('guardrails.search', ctx, account.rules.values(), ctx.body as GuardrailSearchBody, {
+    return searchList('guardrails.search', ctx, account.rules.values(), ctx.body, {
       filters: guardrailFilters,
       text: SEARCH_FIELDS.guardrails,
       sorts: guardrailSorts,
@@ -109,7 +108,7 @@ export const guardrailsOperations = {
 
   'guardrails.create': (ctx) => {
     const account = accountOf(ctx);
-    const body = ctx.body as GuardrailCreateBody;
+    const { body } = ctx;
     if (body.accountId !== undefined && body.accountId.toLowerCase() !== account.account.id) {
       throw new HttpError(
         403,
@@ -158,8 +157,8 @@ export const guardrailsOperations = {
 
   'guardrails.update': (ctx) => {
     const account = accountOf(ctx);
-    const rule = findRule(account, ctx.params.ruleId as string);
-    const body = ctx.body as GuardrailUpdateBody;
+    const rule = findRule(account, ctx.params.ruleId);
+    const { body } = ctx;
     if (body.accountId !== undefined && body.accountId.toLowerCase() !== account.account.id) {
       throw new HttpError(403, 'forbidden', 'body.accountId: a rule cannot be moved to another account');
     }
@@ -170,10 +169,14 @@ export const guardrailsOperations = {
     }
     if (notificationId !== undefined) checkNotificationFree(account, notificationId, rule.id);
     const { createdAt: _c, updatedAt: _u, accountId: _a, ...changes } = body;
-    const merged = { ...rule, ...changes, updatedAt: toTimestamp(ctx.services.now()) } as GuardrailRule;
+    const merged: GuardrailRule = {
+      ...rule,
+      ...stripUndefined(changes),
+      updatedAt: toTimestamp(ctx.services.now()),
+    };
     if (changes.name !== undefined) merged.name = changes.name.trim();
     if (notificationId !== undefined) merged.notificationId = notificationId;
-    const problems = criteriaProblems(merged.type as never, merged.criteria as never);
+    const problems = criteriaProblems(merged.type, merged.criteria);
     if (problems.length > 0) {
       throw validationError(
         problems.map(([path, message]) => ({
@@ -194,7 +197,7 @@ export const guardrailsOperations = {
 
   'guardrails.delete': (ctx) => {
     const account = accountOf(ctx);
-    const rule = findRule(account, ctx.params.ruleId as string);
+    const rule = findRule(account, ctx.params.ruleId);
     new RuleLedger(account.rules).delete(rule);
     if (rule.notificationId) account.notifications.delete(rule.notificationId);
     ruleEvent(ctx, account, rule, 'delete');

@@ -3,15 +3,7 @@
  *
  * @module
  */
-import type {
-  Backend,
-  explorerPage,
-  IacStack,
-  Module,
-  ModuleQueryBody,
-  Repository,
-  ScreenFilters,
-} from '@iacm/sdk/contract';
+import type { Backend, IacStack, Module, Repository } from '@iacm/sdk/contract';
 import { comparator, type SortValue } from '../query/compare.js';
 import {
   backendFilter,
@@ -62,11 +54,7 @@ function buckets(values: Iterable<string>): Array<{ key: string; doc_count: numb
 export const iacExplorerOperations = {
   'iacExplorer.stacks': (ctx) => {
     const account = accountOf(ctx);
-    const body = ctx.body as {
-      screenFilters?: ScreenFilters;
-      freeTextSearch?: string;
-      sorting?: { field: keyof IacStack; order: 'asc' | 'desc' };
-    } & Parameters<typeof explorerPage>[0];
+    const { body } = ctx;
     const filter = allOf(
       stackFilter(body.screenFilters, explorerData(account)),
       textPredicate(body.freeTextSearch, SEARCH_FIELDS.stacks),
@@ -82,9 +70,7 @@ export const iacExplorerOperations = {
 
   'iacExplorer.backends': (ctx) => {
     const account = accountOf(ctx);
-    const body = ctx.body as { screenFilters?: ScreenFilters; freeTextSearch?: string } & Parameters<
-      typeof explorerPage
-    >[0];
+    const { body } = ctx;
     const filter = allOf<Backend>(
       backendFilter(body.screenFilters, explorerData(account)),
       textPredicate(body.freeTextSearch, SEARCH_FIELDS.backends),
@@ -100,7 +86,7 @@ export const iacExplorerOperations = {
 
   'iacExplorer.repositories': (ctx) => {
     const account = accountOf(ctx);
-    const body = ctx.body as { screenFilters?: ScreenFilters; freeTextSearch?: string };
+    const { body } = ctx;
     const filter = allOf<Repository>(
       repositoryFilter(body.screenFilters, explorerData(account)),
       textPredicate(body.freeTextSearch, SEARCH_FIELDS.repositories),
@@ -112,7 +98,7 @@ export const iacExplorerOperations = {
 
   'iacExplorer.modules': (ctx) => {
     const account = accountOf(ctx);
-    const body = ctx.body as ModuleQueryBody & Parameters<typeof explorerPage>[0];
+    const { body } = ctx;
     const filter = allOf<Module>(
       moduleFilter(body.screenFilters, explorerData(account)),
       textPredicate(body.freeTextSearch, SEARCH_FIELDS.modules),
@@ -131,7 +117,7 @@ export const iacExplorerOperations = {
 
   'iacExplorer.providers': (ctx) => {
     const account = accountOf(ctx);
-    const body = ctx.body as { screenFilters?: ScreenFilters };
+    const { body } = ctx;
     const filter = stackFilter(body.screenFilters, explorerData(account));
     const types: Record<string, Record<string, { count: number; isIntegrated: boolean }>> = {};
     const sources: string[] = [];

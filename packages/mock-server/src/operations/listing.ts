@@ -8,7 +8,7 @@ import { sortKeys } from '@iacm/sdk/contract';
 import { comparator, type SortKey, type SortValue } from '../query/compare.js';
 import { allOf, type FilterSpec, filterPredicate, pageOf, project } from '../query/search.js';
 import { textPredicate } from '../query/text.js';
-import { type HandlerContext, pageWindow, type WindowedEndpoint } from './operation.js';
+import { type EndpointQuery, pageWindow, type QueryPagedEndpoint } from './operation.js';
 
 /** A comparator over the request's sort keys (or `fallback`), reading fields with `getters`. */
 export function sortWith<T extends { id: string }>(
@@ -25,11 +25,11 @@ export function sortWith<T extends { id: string }>(
 
 /** A search over a small set (a workspace's runs, the rules): filter, sort per request, page, project. */
 export function searchList<T extends { id: string }>(
-  name: WindowedEndpoint,
-  ctx: HandlerContext,
+  name: QueryPagedEndpoint,
+  ctx: { query: EndpointQuery<QueryPagedEndpoint> },
   records: Iterable<T>,
   body: {
-    filters?: unknown;
+    filters?: Parameters<typeof filterPredicate>[1];
     searchValue?: string | undefined;
     sort?: Parameters<typeof sortKeys>[0];
     projection?: readonly string[] | undefined;
@@ -40,9 +40,9 @@ export function searchList<T extends { id: string }>(
     sorts: Record<string, (record: T) => SortValue>;
     fallback: [string, 1 | -1];
   },
-): Array<Partial<T>> {
+): Array<Pick<T, 'id'> & Partial<T>> {
   const filter = allOf(
-    filterPredicate(spec.filters, body.filters as Record<string, unknown> | undefined),
+    filterPredicate(spec.filters, body.filters),
     textPredicate<T>(body.searchValue, spec.text),
   );
   const matches = [...records].filter((r) => !filter || filter(r));

@@ -5,12 +5,9 @@
  */
 import {
   pathIdToObjectId,
-  type RunSearchBody,
   sortKeys,
   toTimestamp,
-  type WorkspaceLabelsBody,
   type WorkspaceRun,
-  type WorkspaceSearchBody,
   type WorkspaceSummary,
 } from '@iacm/sdk/contract';
 import { notFound } from '../errors.js';
@@ -89,9 +86,9 @@ const runSorts: Record<string, (r: WorkspaceRun) => SortValue> = {
 export const workspacesOperations = {
   'workspaces.search': (ctx) => {
     const account = accountOf(ctx);
-    const body = ctx.body as WorkspaceSearchBody;
+    const { body } = ctx;
     const filter = allOf(
-      filterPredicate(workspaceFilters, body.filters as Record<string, unknown> | undefined),
+      filterPredicate(workspaceFilters, body.filters),
       workspaceText(account.workspaces).predicate(body.searchValue),
     );
     const keys = sortKeys(body.sort);
@@ -105,7 +102,7 @@ export const workspacesOperations = {
 
   'workspaces.delete': (ctx) => {
     const account = accountOf(ctx);
-    const workspace = findWorkspace(account, ctx.params.workspaceId as string);
+    const workspace = findWorkspace(account, ctx.params.workspaceId);
     account.workspaces.delete(workspace.id);
     account.runs.delete(workspace.id);
     ctx.services.events.record(account, {
@@ -123,8 +120,8 @@ export const workspacesOperations = {
 
   'workspaces.setLabels': (ctx) => {
     const account = accountOf(ctx);
-    const workspace = findWorkspace(account, ctx.params.workspaceId as string);
-    const { labels } = ctx.body as WorkspaceLabelsBody;
+    const workspace = findWorkspace(account, ctx.params.workspaceId);
+    const { labels } = ctx.body;
     const updated: WorkspaceSummary = {
       ...workspace,
       labels: [...labels],
@@ -154,18 +151,12 @@ export const workspacesOperations = {
 
   'workspaces.runs.search': (ctx) => {
     const account = accountOf(ctx);
-    const workspace = findWorkspace(account, ctx.params.workspaceId as string);
-    return searchList(
-      'workspaces.runs.search',
-      ctx,
-      account.runs.get(workspace.id) ?? [],
-      ctx.body as RunSearchBody,
-      {
-        filters: runFilters,
-        text: SEARCH_FIELDS.runs,
-        sorts: runSorts,
-        fallback: ['updatedAt', -1],
-      },
-    );
+    const workspace = findWorkspace(account, ctx.params.workspaceId);
+    return searchList('workspaces.runs.search', ctx, account.runs.get(workspace.id) ?? [], ctx.body, {
+      filters: runFilters,
+      text: SEARCH_FIELDS.runs,
+      sorts: runSorts,
+      fallback: ['updatedAt', -1],
+    });
   },
 } satisfies Operations<'workspaces'>;

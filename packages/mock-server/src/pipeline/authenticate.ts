@@ -6,9 +6,10 @@
  * @module
  */
 
+import { readHeader } from '@iacm/sdk/contract';
 import type { Login } from '../auth/login.js';
 import { HttpError } from '../errors.js';
-import { type MockRequest, readHeader } from '../http/message.js';
+import type { MockRequest } from '../http/message.js';
 import type { AccountStore } from '../store/store.js';
 
 /** The caller's account for a request's bearer token; throws 401 otherwise. */

@@ -2,12 +2,14 @@
  * The body stage: the request body, read, size-checked and parsed only when a stage asks for it
  * (after the rate limit, the faults and, on authenticated routes, authentication), at most once.
  *
- * - Size: a declared `Content-Length` over the limit is a 413 before anything is read; a body read
- *   on demand (`MockRequest.readBody`, which the adapters give) stops as soon as it passes the limit
- *   (413); a `rawBody` string over the limit is a 413 too. The limit is the mock's `maxBodyBytes`
- *   for the API (1 MiB by default), each control route's own for the control plane.
- * - Media type: raw text must be JSON: `Content-Type: application/json` or `application/<name>+json`
- *   (parameters such as `charset` allowed), or no content type; 415 for any other media type,
+ * - Size (the contract's `readBoundedBody`, the webhook receiver's rule too): a declared
+ *   `Content-Length` over the limit is a 413 before anything is read; a body read on demand
+ *   (`MockRequest.readBody`, which the adapters give) stops as soon as it passes the limit (413); a
+ *   `rawBody` string, or what a reader gave, over the limit is a 413 too. The limit is the mock's
+ *   `maxBodyBytes` for the API (1 MiB by default), each control route's own for the control plane.
+ * - Media type (the contract's `checkJsonMediaType`, the webhook receiver's rule too): raw text must
+ *   be JSON: `Content-Type: application/json` or `application/<name>+json` (parameters allowed; a
+ *   `charset` must name UTF-8), or no content type; 415 for any other media type or charset,
  *   `application/json-seq` and `application/json5` included (not JSON texts). A route open without
  *   authentication (`POST /v2/login`) needs the JSON content type: without one it is a 415 too, so
  *   that no web page can send it a body cross-origin without a CORS preflight (a "no-cors" `fetch`
@@ -25,10 +27,17 @@
  *
  * @module
  */
-import { checkJsonBounds, type JsonBounds } from '@iacm/sdk/contract';
-import type { BodyReadProblem, RawBody } from '@iacm/webhook-receiver';
+import {
+  checkJsonBounds,
+  checkJsonMediaType,
+  isBodyReadProblem,
+  type JsonBounds,
+  type RawBody,
+  readBoundedBody,
+  readHeader,
+} from '@iacm/sdk/contract';
 import { HttpError } from '../errors.js';
-import { type MockRequest, readHeader } from '../http/message.js';
+import type { MockRequest } from '../http/message.js';
 import { type JournalBody, NOT_KEPT } from './journal.js';
 
 /** The largest API request body by default, bytes (1 MiB, as the service). */
@@ -142,19 +151,16 @@ async function readAndParse(
     : parseJsonText(text, readHeader(request.headers, 'content-type'), requireContentType, jsonBounds);
 }
 
-/** The body's text, size-checked; `undefined` when the request carries none. */
+/**
+ * The body's text, size-checked by the contract's rule (`readBoundedBody`, the receiver's too): a
+ * declared `Content-Length` over the limit before reading, the reader stopped past it, a raw text
+ * counted in UTF-8 bytes. `undefined` when the request carries none.
+ */
 async function readText(request: MockRequest, limit: number): Promise<string | undefined> {
-  if (request.rawBody !== undefined) {
-    // A string has at least as many UTF-8 bytes as UTF-16 code units: refuse it before encoding.
-    if (request.rawBody.length > limit) throw payloadTooLarge(limit);
-    if (new TextEncoder().encode(request.rawBody).byteLength > limit) throw payloadTooLarge(limit);
-    return request.rawBody;
-  }
-  if (!request.readBody) return undefined;
-  const declared = readHeader(request.headers, 'content-length');
-  if (declared !== undefined && isDecimal(declared) && Number(declared) > limit) throw payloadTooLarge(limit);
-  const read = await request.readBody(limit);
-  if (isProblem(read)) {
+  const body = request.rawBody ?? request.readBody;
+  if (body === undefined) return undefined;
+  const read = await readBoundedBody(body, readHeader(request.headers, 'content-length'), limit);
+  if (isBodyReadProblem(read)) {
     if (read.problem === 'too_large') throw payloadTooLarge(limit);
     throw new HttpError(
       400,
@@ -165,28 +171,14 @@ async function readText(request: MockRequest, limit: number): Promise<string | u
   return toText(read);
 }
 
-function isProblem(read: RawBody | BodyReadProblem): read is BodyReadProblem {
-  return typeof read === 'object' && 'problem' in read;
-}
-
 function toText(body: RawBody): string {
   return typeof body === 'string' ? body : decoder.decode(body);
 }
 
-/** Whether a header value is a plain decimal number (linear; no regular expression). */
-function isDecimal(value: string): boolean {
-  const text = value.trim();
-  if (text.length === 0 || text.length > 20) return false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
-
 /**
- * Parses raw body text as JSON, checking the media type first: a `Content-Type` must name JSON, and
- * with `requireContentType` there must be one (415 otherwise). Empty text is no body.
+ * Parses raw body text as JSON, checking the media type first: a `Content-Type` must name JSON in
+ * UTF-8 (the contract's `checkJsonMediaType`, the receiver's rule too), and with
+ * `requireContentType` there must be one (415 otherwise). Empty text is no body.
  */
 export function parseJsonText(
   text: string,
@@ -195,12 +187,15 @@ export function parseJsonText(
   jsonBounds?: JsonBounds,
 ): unknown {
   if (text.trim() === '') return undefined;
-  if (contentType === undefined ? requireContentType : !isJsonMediaType(contentType)) {
+  const mediaProblem = checkJsonMediaType(contentType);
+  if (mediaProblem === 'missing' ? requireContentType : mediaProblem !== undefined) {
     const received = contentType === undefined ? 'no Content-Type' : `Content-Type: ${truncate(contentType)}`;
     throw new HttpError(
       415,
       'unsupported_media_type',
-      `expected a JSON body with Content-Type: application/json (or application/<name>+json), received ${received}`,
+      mediaProblem === 'charset'
+        ? `expected a JSON body in UTF-8: the Content-Type names another charset (received ${received})`
+        : `expected a JSON body with Content-Type: application/json (or application/<name>+json), received ${received}`,
     );
   }
   let value: unknown;
@@ -221,29 +216,6 @@ export function parseJsonText(
     });
   }
   return value;
-}
-
-/**
- * Whether a `Content-Type` value names JSON: its media type (before any `;` parameters, any case) is
- * `application/json` or `application/<name>+json` (RFC 6839), `<name>` being a media type name
- * (letters, digits and `!#$&-^_.+`). `application/json-seq`, `application/jsonl` or `text/json`
- * are not. Linear, without a regular expression over the header.
- */
-function isJsonMediaType(contentType: string): boolean {
-  const semicolon = contentType.indexOf(';');
-  const essence = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
-  if (essence === 'application/json') return true;
-  const prefix = 'application/';
-  const suffix = '+json';
-  if (!essence.startsWith(prefix) || !essence.endsWith(suffix)) return false;
-  const name = essence.slice(prefix.length, essence.length - suffix.length);
-  if (name.length === 0) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    const ok = (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || '!#$&-^_.+'.includes(name[i] as string);
-    if (!ok) return false;
-  }
-  return true;
 }
 
 function truncate(text: string): string {

@@ -111,6 +111,28 @@ export class MovableClock implements MockClock {
 }
 
 /**
+ * The clock as its users move it: after each move (`set`, `advance`, `resume`), `onMove` runs (the
+ * mock sends the delivery retries that became due).
+ */
+export function notifyingMoves(clock: MockClock, onMove: () => void): MockClock {
+  return {
+    now: clock.now,
+    set: (instant) => {
+      clock.set(instant);
+      onMove();
+    },
+    advance: (ms) => {
+      clock.advance(ms);
+      onMove();
+    },
+    resume: () => {
+      clock.resume();
+      onMove();
+    },
+  };
+}
+
+/**
  * The instant a clock setting names (epoch ms, ISO 8601 or a Date), epoch milliseconds, when it is
  * one within {@link CLOCK_RANGE}; else a 400 naming `now`, the range and what came.
  */

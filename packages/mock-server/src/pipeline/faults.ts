@@ -7,10 +7,14 @@
 
 import { codeOfStatus } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import { HttpError, parseOr400 } from '../errors.js';
-import type { MockResponse } from '../http/message.js';
+import type { NumberRange } from '../errors/ranges.js';
+import { HttpError } from '../errors.js';
+import { droppedResponse, type MockResponse } from '../http/message.js';
 import { sleep, stripUndefined } from '../http/objects.js';
 import { globMatch } from '../query/glob.js';
+
+/** The documented range of a delay, ms: a fault's `delayMs`, and the `delayMs` option (0 to 120 s). */
+export const FAULT_DELAY_RANGE: NumberRange = Object.freeze({ min: 0, max: 120_000, unit: 'milliseconds' });
 
 /** A fault rule: the next `times` matching requests get this answer, delay or dropped connection. */
 export interface FaultRule {
@@ -119,6 +123,9 @@ export const FaultBody = z
     }
   });
 
+/** A fault rule as {@link FaultBody} parsed it. */
+export type CheckedFaultRule = z.output<typeof FaultBody>;
+
 /** The faults waiting to be injected, and the counter of fault ids. */
 export class FaultBook {
   readonly #faults: Fault[] = [];
@@ -130,9 +137,11 @@ export class FaultBook {
     this.#delayMs = options.delayMs ?? 0;
   }
 
-  /** Validates a rule and adds it; answers the stored fault. */
-  add(rule: FaultRule): Fault {
-    const parsed = parseOr400(FaultBody, rule);
+  /**
+   * Adds a rule checked by {@link FaultBody} (by the route, or by `control.addFault`); answers the
+   * stored fault. 409 when {@link FAULT_LIMITS} `maxFaults` are waiting already.
+   */
+  add(parsed: CheckedFaultRule): Fault {
     if (this.#faults.length >= FAULT_LIMITS.maxFaults) {
       throw new HttpError(
         409,
@@ -182,7 +191,7 @@ export class FaultBook {
   async apply(method: string, path: string, requestId: string): Promise<MockResponse | undefined> {
     const fault = this.take(method, path);
     if (fault?.delayMs) await sleep(fault.delayMs);
-    if (fault?.drop) return { status: 0, headers: {}, body: undefined, drop: true };
+    if (fault?.drop) return droppedResponse();
     if (fault?.status === undefined) {
       if (this.#delayMs) await sleep(this.#delayMs);
       return undefined;

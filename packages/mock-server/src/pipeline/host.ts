@@ -9,8 +9,9 @@
  * @module
  */
 
+import { readHeader } from '@iacm/sdk/contract';
 import { HttpError } from '../errors.js';
-import { type MockRequest, readHeader } from '../http/message.js';
+import type { MockRequest } from '../http/message.js';
 
 /** Whether `host` is a loopback name or address (`localhost`, `127.0.0.0/8`, `::1`). */
 export function isLoopbackHost(host: string): boolean {

@@ -12,6 +12,7 @@
  */
 import { checkJsonBounds } from '@iacm/sdk/contract';
 import { redactUrl } from '../domain/webhook-url.js';
+import type { NumberRange } from '../errors/ranges.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
 import { isSecretHeader, REDACTED, redactBody, redactQuery } from '../http/redact.js';
 import { parseQuery } from './request.js';
@@ -30,6 +31,17 @@ export const DEFAULT_JOURNAL_MAX_BYTES = 16 * 1024 * 1024;
  * redacted (bytes, for ASCII text): 64 KiB.
  */
 export const DEFAULT_JOURNAL_BODY_BYTES = 64 * 1024;
+
+/**
+ * The documented range of each journal bound (the options `journalLimit`, `journalMaxBytes`,
+ * `journalBodyBytes`, and the CLI's `--journal-limit` and `--journal-max-bytes`): up to 1,000,000
+ * requests, 1 GiB, and a body of 16 MiB; 0 keeps nothing.
+ */
+export const JOURNAL_RANGES = Object.freeze({
+  limit: { min: 0, max: 1_000_000, unit: 'requests' },
+  maxBytes: { min: 0, max: 1024 * 1024 * 1024, unit: 'bytes' },
+  maxBodyBytes: { min: 0, max: 16 * 1024 * 1024, unit: 'characters' },
+} as const satisfies Record<string, NumberRange>);
 
 /**
  * What one character of a kept text is counted as, bytes: two, the most a JavaScript engine stores

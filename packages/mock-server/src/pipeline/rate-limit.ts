@@ -8,11 +8,11 @@
  *
  * @module
  */
-import { SERVICE_RATE_LIMIT } from '@iacm/sdk/contract';
+import { readHeader, SERVICE_RATE_LIMIT } from '@iacm/sdk/contract';
 import { WindowCounter } from '../auth/window-counter.js';
 import { type NumberRange, type OptionGroup, resolveOptionGroup } from '../errors/ranges.js';
-import { HttpError } from '../errors.js';
-import { type MockRequest, readHeader } from '../http/message.js';
+import { rateLimited } from '../errors.js';
+import type { MockRequest } from '../http/message.js';
 
 /** A rate limit: at most `limit` requests per client address in any `windowMs`. */
 export interface RateLimit {
@@ -136,12 +136,10 @@ export class RateLimiter {
     if (!limit || !this.#counter) return;
     const waitMs = this.#counter.take(client, now, limit.limit);
     if (waitMs === undefined) return;
-    const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
-    throw new HttpError(
-      429,
-      'rate_limited',
-      `rate limit of ${limit.limit} requests per ${limit.windowMs / 1000} s exceeded; retry after ${retryAfter} s`,
-      { headers: { 'retry-after': String(retryAfter) } },
+    throw rateLimited(
+      waitMs,
+      (seconds) =>
+        `rate limit of ${limit.limit} requests per ${limit.windowMs / 1000} s exceeded; retry after ${seconds} s`,
     );
   }
 

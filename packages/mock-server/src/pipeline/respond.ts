@@ -30,14 +30,6 @@ export function errorResponse(error: unknown, requestId: string): MockResponse {
   return internalErrorResponse(requestId);
 }
 
-/**
- * The answer to a request whose client has gone (its `AbortSignal` aborted): nothing is sent (the
- * adapter closes the connection, if it is still open); the journal records it as dropped.
- */
-export function clientGoneResponse(): MockResponse {
-  return { status: 0, headers: {}, body: undefined, drop: true };
-}
-
 /** Adds the request id to an answer (every answer carries `x-request-id`). */
 export function withRequestId(response: MockResponse, requestId: string): MockResponse {
   response.headers['x-request-id'] = requestId;

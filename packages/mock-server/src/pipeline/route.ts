@@ -18,7 +18,7 @@ import {
 } from '@iacm/sdk/contract';
 import type * as z from 'zod';
 import { HttpError, validationError } from '../errors.js';
-import { parseQuery } from './request.js';
+import type { RequestLine } from './request.js';
 
 /** An endpoint of the contract matched by a request. */
 export interface ResolvedRoute {
@@ -99,19 +99,19 @@ export function resolveRoute(method: string, path: string): ResolvedRoute {
  * received N values`. The query is read as a record without a prototype, and the schemas build
  * new objects of the members they know, so a member named `__proto__` or `constructor`, in the
  * query or at any depth of the body, is only a name (an unknown member, refused as such) and never
- * reaches `Object.prototype`. `body` is called only here, so the body is read after authentication.
+ * reaches `Object.prototype`. The query is the request line's (parsed once, by the request stage),
+ * the body what the body stage read (after authentication): neither is read again here.
  */
 export function validateInput(
   route: ResolvedRoute,
-  method: string,
-  query: Readonly<Record<string, string | string[]>>,
-  body: () => unknown,
+  line: Pick<RequestLine, 'method' | 'query'>,
+  sent: unknown,
 ): RouteInput {
   const { definition } = route;
+  const { method } = line;
   const issues: FieldIssue[] = [];
-  const sent = body();
   const params = definition.params ? check(definition.params, route.params, 'path', issues) : {};
-  const single = singleValues(definition.query, parseQuery(query), issues);
+  const single = singleValues(definition.query, line.query, issues);
   const checkedQuery = check(definition.query, single, 'query', issues) as Record<string, unknown>;
   let input: unknown;
   if (definition.body === undefined) {
@@ -138,21 +138,26 @@ export function validateInput(
 }
 
 /**
- * The query without the parameters given more than once that `schema` takes as one value (each gets
- * an issue naming it); a parameter it takes as a list is one, even when given once. A parameter
- * the schema does not know stays, for the schema to refuse.
+ * A copy of the query (a record without a prototype) without the parameters given more than once
+ * that `schema` takes as one value (each gets an issue naming it); a parameter it takes as a list
+ * is one, even when given once. A parameter the schema does not know stays, for the schema to refuse.
  */
 function singleValues(
   schema: z.ZodType,
-  query: Record<string, string | string[]>,
+  query: Readonly<Record<string, string | string[]>>,
   issues: FieldIssue[],
 ): Record<string, string | string[]> {
   const known = membersOf(schema);
+  const single: Record<string, string | string[]> = Object.create(null);
   for (const name of Object.keys(query)) {
-    const value = query[name];
+    const given = query[name] as string | string[];
+    // A list of one value is that value (as the request stage reads a parameter given once).
+    const value = Array.isArray(given) && given.length === 1 ? (given[0] as string) : given;
     const kind = known?.get(name);
-    if (kind === 'list' && typeof value === 'string') query[name] = [value];
-    if (!Array.isArray(value) || kind === undefined || kind === 'list') continue;
+    if (!Array.isArray(value) || kind === undefined || kind === 'list') {
+      single[name] = kind === 'list' && typeof value === 'string' ? [value] : value;
+      continue;
+    }
     const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
     issues.push({
       location: 'query',
@@ -161,9 +166,8 @@ function singleValues(
       expected: 'one value',
       received: `${value.length} values`,
     });
-    delete query[name];
   }
-  return query;
+  return single;
 }
 
 /** Whether each member of an object schema takes one value or a list; `undefined` for a schema that is not an object. */

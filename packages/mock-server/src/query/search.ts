@@ -27,7 +27,7 @@ export function addsNoConstraint(value: unknown): boolean {
   return value === undefined || (Array.isArray(value) && value.length === 0);
 }
 
-type Filters = Record<string, unknown> & { $or?: Record<string, unknown> };
+type Filters = Record<string, unknown> & { $or?: Record<string, unknown> | undefined };
 
 /**
  * Builds the predicate of a `filters` object: every member other than `$or` must match, and when
@@ -73,13 +73,13 @@ export function allOf<T>(
 export function project<T extends { id: string }>(
   record: T,
   projection: readonly string[] | undefined,
-): Partial<T> {
+): Pick<T, 'id'> & Partial<T> {
   if (!projection || projection.length === 0) return record;
   const out: Record<string, unknown> = { id: record.id };
   for (const field of projection) {
     if (field in record) out[field] = (record as Record<string, unknown>)[field];
   }
-  return out as Partial<T>;
+  return out as Pick<T, 'id'> & Partial<T>;
 }
 
 /** Sorts a small list by several keys then id, and returns one page: for collections without an index. */

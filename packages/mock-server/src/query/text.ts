@@ -265,7 +265,7 @@ export const SEARCH_FIELDS = {
  * (an ARN or a cloud resource path) and every attribute value, each one skipped when it is an
  * internal id (the asset id of an API mutation is a 24-hex record id; `ruleId`, `workspaceId`,
  * `stackId` attributes hold ids too). These are the fields; the attribute values always count. The
- * event log (`store/event-log.ts`) applies the rule over its dictionaries of distinct values.
+ * event log applies the rule over its dictionaries of distinct values (`store/event-columns.ts`).
  */
 export const EVENT_TEXT_FIELDS = [
   'eventType',

@@ -3,7 +3,8 @@
  * seed's memory): it keeps where the seed's random streams stood before each workspace's runs, and
  * makes them again on demand, equal to the generated ones (`seed-hashes.test.ts` pins the snapshot of
  * a lazily stored seed to the generator's output). Runs made again are kept in a small cache;
- * runs changed through the API are kept for good.
+ * runs changed through the API are kept for good. The seed makes them again through its
+ * {@link RunSource}, with `replayRuns` (`seed/runs.ts`).
  *
  * @module
  */

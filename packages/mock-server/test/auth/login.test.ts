@@ -34,16 +34,18 @@ describe('toLoginThrottle', () => {
   });
 
   it('takes each range from 1 to its maximum, and refuses one past either end, naming the member', () => {
-    for (const [name, max] of [
-      ['maxFailures', 1_000_000],
-      ['windowSeconds', 86_400],
-      ['maxKeys', 1_000_000],
+    for (const [name, max, unit] of [
+      ['maxFailures', 1_000_000, 'failed logins'],
+      ['windowSeconds', 86_400, 'seconds'],
+      ['maxKeys', 1_000_000, 'access keys'],
     ] as const) {
       expect(() => toLoginThrottle({ [name]: 1 })).not.toThrow();
       expect(() => toLoginThrottle({ [name]: max })).not.toThrow();
       for (const value of [0, max + 1, 1.5, -1]) {
         expect(() => toLoginThrottle({ [name]: value }), `${name} ${value}`).toThrow(
-          new RangeError(`loginThrottle.${name} expects a whole number from 1 to ${max}, received ${value}`),
+          new RangeError(
+            `MockOptions loginThrottle.${name}: expected an integer from 1 to ${max} (${unit}), received ${value}`,
+          ),
         );
       }
     }

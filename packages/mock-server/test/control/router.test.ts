@@ -40,7 +40,13 @@ describe('the control router', () => {
         },
       },
     ];
-    const context = { plane: undefined as never, deps: undefined as never, query: {}, contentType: null };
+    const context = {
+      plane: undefined as never,
+      core: undefined as never,
+      deps: undefined as never,
+      query: {},
+      contentType: null,
+    };
     const bad = await Promise.resolve()
       .then(() =>
         dispatchControl(routes, 'POST', '/__mock/thing', { ...context, readBody: async () => ({ n: 'x' }) }),

@@ -21,14 +21,16 @@ describe('operations', () => {
   });
 
   it('does not compile a group missing an endpoint, or with an endpoint of another group', () => {
-    const handler: Handler = () => undefined;
+    const query: Handler<'eventCenter.query'> = () => ({ events: [], facets: [], continuationToken: null });
+    const facets: Handler<'eventCenter.facets'> = () => [];
+    const login: Handler<'auth.login'> = () => ({ accessToken: 't', expiresAt: 0, tokenType: 'Bearer' });
     // @ts-expect-error 'eventCenter.facets' has no operation
-    const missing = { 'eventCenter.query': handler } satisfies Operations<'eventCenter'>;
+    const missing = { 'eventCenter.query': query } satisfies Operations<'eventCenter'>;
     const extra = {
-      'eventCenter.query': handler,
-      'eventCenter.facets': handler,
+      'eventCenter.query': query,
+      'eventCenter.facets': facets,
       // @ts-expect-error an operation of another group
-      'auth.login': handler,
+      'auth.login': login,
     } satisfies Operations<'eventCenter'>;
     expect(Object.keys(missing)).toHaveLength(1);
     expect(Object.keys(extra)).toHaveLength(3);

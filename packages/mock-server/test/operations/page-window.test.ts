@@ -4,10 +4,14 @@
  */
 import { DEFAULT_PAGE_SIZE, endpoints } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
-import { type HandlerContext, pageWindow } from '../../src/operations/operation.js';
+import { pageWindow } from '../../src/operations/operation.js';
 
-function context(query: Record<string, unknown>, body: unknown): HandlerContext {
-  return { account: undefined, params: {}, query, body, services: undefined as never };
+/** A request's parsed paging, in the query and in the body at once. */
+function context(
+  query: { page?: number; pageSize?: number },
+  body: { page?: number; pageSize?: number; pageNumber?: number; tablePageSize?: number },
+) {
+  return { query, body };
 }
 
 describe('pageWindow', () => {

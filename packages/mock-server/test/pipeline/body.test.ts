@@ -1,4 +1,4 @@
-import type { BodyReader } from '@iacm/webhook-receiver';
+import type { BodyReader } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/errors.js';
 import { RequestBody } from '../../src/pipeline/body.js';
@@ -190,6 +190,22 @@ describe('body stage', () => {
     expect(reader.calls).toEqual([]);
   });
 
+  it('answers 413 from a declared Content-Length over the limit for a raw text too, and for a reader that gave more than the limit (issue 21)', async () => {
+    const declared = new RequestBody({
+      method: 'POST',
+      path: '/',
+      rawBody: '{}',
+      headers: { 'content-length': String(LIMIT + 1) },
+    });
+    expect(await codeOf(declared.value(LIMIT))).toBe('413 payload_too_large');
+    const careless = new RequestBody({
+      method: 'POST',
+      path: '/',
+      readBody: async () => `"${'x'.repeat(LIMIT)}"`,
+    });
+    expect(await codeOf(careless.value(LIMIT))).toBe('413 payload_too_large');
+  });
+
   it('answers 413 for a raw text over the limit, counting UTF-8 bytes', async () => {
     const ascii = new RequestBody({ method: 'POST', path: '/', rawBody: `"${'a'.repeat(LIMIT)}"` });
     expect(await codeOf(ascii.value(LIMIT))).toBe('413 payload_too_large');
@@ -252,6 +268,32 @@ describe('media types', () => {
     'application/merge-patch+json',
     'application/problem+json; charset=utf-8',
   ])('reads %s as JSON', async (contentType) => {
+    expect(await typed(contentType).value(LIMIT)).toEqual({ b: true });
+  });
+
+  it.each([
+    'application/json; charset=latin1',
+    'application/json; charset=utf-16',
+    'application/problem+json; charset=ISO-8859-1',
+    'application/json; charset',
+  ])(
+    'answers 415 for %s: JSON bodies are UTF-8, as the webhook receiver says too (issue 21)',
+    async (contentType) => {
+      const error = (await typed(contentType)
+        .value(LIMIT)
+        .catch((e: unknown) => e)) as HttpError;
+      expect(`${error.status} ${error.code}`).toBe('415 unsupported_media_type');
+      expect(error.message).toBe(
+        `expected a JSON body in UTF-8: the Content-Type names another charset (received Content-Type: ${contentType})`,
+      );
+    },
+  );
+
+  it.each([
+    'application/json; charset=utf8',
+    'application/json; charset="UTF-8"',
+    'application/json; charset=us-ascii',
+  ])('reads %s as JSON (UTF-8, or its subset US-ASCII)', async (contentType) => {
     expect(await typed(contentType).value(LIMIT)).toEqual({ b: true });
   });
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { parseControlBody } from '../../src/control/route.js';
 import { HttpError } from '../../src/errors.js';
-import { FAULT_LIMITS, FaultBook } from '../../src/pipeline/faults.js';
+import { FAULT_LIMITS, type Fault, FaultBody, FaultBook, type FaultRule } from '../../src/pipeline/faults.js';
+
+/** Adds a rule as `control.addFault` and `POST /__mock/faults` do: checked by `FaultBody` first. */
+function add(book: FaultBook, rule: FaultRule): Fault {
+  return book.add(parseControlBody(FaultBody, rule));
+}
 
 describe('faults stage', () => {
   it('matches method and a `*` path pattern, and uses a fault `times` times', async () => {
@@ -47,7 +53,7 @@ describe('faults stage', () => {
     const book = new FaultBook();
     let refused: unknown;
     try {
-      book.add({ path: 'no-slash' });
+      add(book, { path: 'no-slash' });
     } catch (error) {
       refused = error;
     }
@@ -73,7 +79,7 @@ describe('faults stage', () => {
 
     it('refuses a path pattern longer than the limit, naming the field', () => {
       const error = refusal(() =>
-        new FaultBook().add({ path: `/${'a'.repeat(FAULT_LIMITS.maxPathLength)}` }),
+        add(new FaultBook(), { path: `/${'a'.repeat(FAULT_LIMITS.maxPathLength)}` }),
       );
       expect(error.status).toBe(400);
       expect(error.issues?.[0]).toMatchObject({ path: 'path', expected: 'at most 2048 characters' });
@@ -91,12 +97,12 @@ describe('faults stage', () => {
 
     it('refuses header names that are not tokens and values with CR/LF (no header injection)', () => {
       const injected = refusal(() =>
-        new FaultBook().add({ path: '/a', status: 500, headers: { 'x-a': 'ok\r\nset-cookie: evil=1' } }),
+        add(new FaultBook(), { path: '/a', status: 500, headers: { 'x-a': 'ok\r\nset-cookie: evil=1' } }),
       );
       expect(injected.status).toBe(400);
       expect(String(injected.issues?.[0]?.path)).toContain('headers');
       const badName = refusal(() =>
-        new FaultBook().add({ path: '/a', status: 500, headers: { 'x a:': '1' } }),
+        add(new FaultBook(), { path: '/a', status: 500, headers: { 'x a:': '1' } }),
       );
       expect(badName.status).toBe(400);
     });
@@ -112,8 +118,8 @@ describe('faults stage', () => {
 
   it('needs a body for a success or redirect status (the default body is the error shape)', () => {
     const book = new FaultBook();
-    expect(() => book.add({ path: '/a', status: 200 })).toThrow(HttpError);
-    expect(book.add({ path: '/a', status: 200, body: [] }).status).toBe(200);
+    expect(() => add(book, { path: '/a', status: 200 })).toThrow(HttpError);
+    expect(add(book, { path: '/a', status: 200, body: [] }).status).toBe(200);
     expect(book.add({ path: '/b', status: 503 }).status).toBe(503);
   });
 });

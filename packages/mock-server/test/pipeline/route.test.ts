@@ -18,28 +18,30 @@ describe('route stage', () => {
 
   it('validates path, query and body together, and a body on an endpoint that takes none', () => {
     const search = resolveRoute('POST', '/v2/workspaces/search');
-    const error = refusal(() => validateInput(search, 'POST', { pageSize: 'x' }, () => ({ bad: 1 })));
+    const error = refusal(() =>
+      validateInput(search, { method: 'POST', query: { pageSize: 'x' } }, { bad: 1 }),
+    );
     expect(error.issues?.map((i) => i.location).sort()).toEqual(['body', 'query']);
     const health = resolveRoute('GET', '/v2/health');
-    expect(refusal(() => validateInput(health, 'GET', {}, () => ({ a: 1 }))).issues?.[0]?.message).toBe(
-      'body: GET /v2/health takes no body',
-    );
-    expect(validateInput(health, 'GET', {}, () => ({})).body).toBeUndefined();
+    expect(
+      refusal(() => validateInput(health, { method: 'GET', query: {} }, { a: 1 })).issues?.[0]?.message,
+    ).toBe('body: GET /v2/health takes no body');
+    expect(validateInput(health, { method: 'GET', query: {} }, {}).body).toBeUndefined();
   });
 
   it('defaults an absent optional body to {} and refuses an absent required one', () => {
     const search = resolveRoute('POST', '/v2/workspaces/search');
-    expect(validateInput(search, 'POST', {}, () => undefined).body).toEqual({});
+    expect(validateInput(search, { method: 'POST', query: {} }, undefined).body).toEqual({});
     const login = resolveRoute('POST', '/v2/login');
-    expect(refusal(() => validateInput(login, 'POST', {}, () => undefined)).issues?.[0]?.message).toBe(
-      'body: POST /v2/login needs a JSON body',
-    );
+    expect(
+      refusal(() => validateInput(login, { method: 'POST', query: {} }, undefined)).issues?.[0]?.message,
+    ).toBe('body: POST /v2/login needs a JSON body');
   });
 
   it('refuses a parameter given more than once, naming it, and does not take it as the list', () => {
     const search = resolveRoute('POST', '/v2/workspaces/search');
     const error = refusal(() =>
-      validateInput(search, 'POST', { pageSize: ['5', '6'], page: '1' }, () => ({})),
+      validateInput(search, { method: 'POST', query: { pageSize: ['5', '6'], page: '1' } }, {}),
     );
     expect(error.status).toBe(400);
     expect(error.issues).toEqual([
@@ -51,15 +53,21 @@ describe('route stage', () => {
         received: '2 values',
       },
     ]);
-    expect(validateInput(search, 'POST', { pageSize: ['5'] }, () => ({})).query).toEqual({ pageSize: 5 });
+    expect(validateInput(search, { method: 'POST', query: { pageSize: ['5'] } }, {}).query).toEqual({
+      pageSize: 5,
+    });
   });
 
   it('takes a repeated parameter its query schema declares as a list', () => {
     const search = resolveRoute('POST', '/v2/workspaces/search');
     const query = z.strictObject({ tag: z.array(z.string()).optional(), page: z.string().optional() });
     const route = { ...search, definition: { ...search.definition, query } };
-    expect(validateInput(route, 'POST', { tag: ['a', 'b'] }, () => ({})).query).toEqual({ tag: ['a', 'b'] });
-    const error = refusal(() => validateInput(route, 'POST', { tag: ['a'], page: ['1', '2'] }, () => ({})));
+    expect(validateInput(route, { method: 'POST', query: { tag: ['a', 'b'] } }, {}).query).toEqual({
+      tag: ['a', 'b'],
+    });
+    const error = refusal(() =>
+      validateInput(route, { method: 'POST', query: { tag: ['a'], page: ['1', '2'] } }, {}),
+    );
     expect(error.issues?.map((issue) => issue.path)).toEqual(['page']);
   });
 
@@ -70,7 +78,7 @@ describe('route stage', () => {
     const body = JSON.parse(
       '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},"filters":{"__proto__":{"polluted":1}}}',
     );
-    const error = refusal(() => validateInput(search, 'POST', query, () => body));
+    const error = refusal(() => validateInput(search, { method: 'POST', query: query }, body));
     expect(error.status).toBe(400);
     const named = error.issues?.map((issue) => `${issue.location}:${issue.path}`).sort();
     expect(named).toEqual(

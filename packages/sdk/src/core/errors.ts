@@ -5,6 +5,7 @@ import {
   type FieldIssue,
 } from '../contract/errors.js';
 import { redactBody, redactHeaders } from '../contract/redaction.js';
+import { parseRetryAfter } from '../contract/retry-after.js';
 
 /**
  * The root of every error the SDK throws. Catch this to catch them all; check `instanceof` a
@@ -140,7 +141,10 @@ export class UnprocessableEntityError extends APIError {}
 
 /** 429: rate limited. `retryAfter` is how long the service asked to wait, in seconds. */
 export class RateLimitError extends APIError {
-  /** Seconds to wait before trying again, from `Retry-After` (seconds or an HTTP date), if given. */
+  /**
+   * Seconds to wait before trying again, if the answer said: from `retry-after-ms`, or `Retry-After`
+   * (seconds or an HTTP date), as the contract's `parseRetryAfter` reads them.
+   */
   readonly retryAfter: number | undefined;
 
   /** Creates the error. */
@@ -272,18 +276,4 @@ export function errorClassFor(
   ...args: ConstructorParameters<typeof APIError>
 ) => APIError {
   return ERROR_CLASSES[errorClassOfStatus(status)];
-}
-
-/**
- * Reads how long to wait from `retry-after-ms` or `Retry-After` (seconds, or an HTTP date relative
- * to `now`), in milliseconds; undefined when absent or unreadable.
- */
-export function parseRetryAfter(headers: Record<string, string>, now: number): number | undefined {
-  const ms = headers['retry-after-ms'];
-  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
-  const value = headers['retry-after']?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

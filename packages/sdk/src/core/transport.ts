@@ -11,6 +11,7 @@ import {
   summariseIssues,
 } from '../contract/errors.js';
 import { redactHeaders } from '../contract/redaction.js';
+import { parseRetryAfter } from '../contract/retry-after.js';
 import { TokenManager } from './auth.js';
 import {
   APIConnectionError,
@@ -19,7 +20,6 @@ import {
   APIUserAbortError,
   errorClassFor,
   IacmError,
-  parseRetryAfter,
   RequestValidationError,
   ResponseValidationError,
 } from './errors.js';

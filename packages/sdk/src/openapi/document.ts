@@ -38,6 +38,8 @@ import {
   Timestamp,
   UnmanagedResourceNotification,
   Uuid,
+  WEBHOOK_DELIVERY_RETRIES,
+  type WebhookDeliveryRetries,
   WebhookDrift,
   WebhookDriftSample,
   WebhookOwnerData,
@@ -453,9 +455,32 @@ function operationOf(endpoint: EndpointDefinition, components: SchemaComponents)
   };
 }
 
+/** A duration in milliseconds as the document writes it: `1 s`, `0.1 s`, `600 s`. */
+function seconds(ms: number): string {
+  return `${ms / 1000} s`;
+}
+
+/**
+ * Which deliveries are retried and how, written from the contract's {@link WEBHOOK_DELIVERY_RETRIES}
+ * (its retried statuses, jitter and policy defaults), never copied by hand.
+ * @param retries the rule to describe; the contract's by default.
+ */
+export function webhookRetriesText(
+  retries: Pick<WebhookDeliveryRetries, 'retriedStatuses' | 'defaults' | 'jitter'> = WEBHOOK_DELIVERY_RETRIES,
+): string {
+  const { retriedStatuses, defaults, jitter } = retries;
+  return (
+    `5xx, ${retriedStatuses.join(', ')} and network errors are retried: ${defaults.attempts} attempts in all, ` +
+    `${seconds(defaults.baseDelayMs)} doubling, each delay times a jitter factor from ${jitter[0]} up to ${jitter[1]}, ` +
+    `at most ${seconds(defaults.maxDelayMs)} apart (\`Retry-After\` honoured up to that), ` +
+    `${seconds(defaults.maxTotalMs)} in all, ${seconds(defaults.timeoutMs)} timeout per attempt. ` +
+    '401 and 403 are not retried, and set the integration status.'
+  );
+}
+
 const WEBHOOK_DESCRIPTION = [
   "Sent to the integration's webhook URL exactly as entered, with the integration's credentials: HTTP Basic, or a configured `Authorization` header value sent verbatim. Deliveries carry no signature.",
-  'Findings (drift, unmanaged, ghost, insight) notify every webhook integration of the account. 5xx, 408, 429 and network errors are retried (5 attempts, 1 s doubling); 401 and 403 are not, and set the integration status.',
+  `Findings (drift, unmanaged, ghost, insight) notify every webhook integration of the account. ${webhookRetriesText()}`,
 ].join('\n\n');
 
 function webhooksOf(components: SchemaComponents): Record<string, OpenApiPathItem> {

@@ -10,7 +10,7 @@ import type {
   MutationType,
 } from '@iacm/sdk/contract';
 import { STACK_STATUSES, severityName } from '@iacm/sdk/contract';
-import type { EventSink } from '../event-log.js';
+import type { EventSink } from '../event-columns.js';
 import { IdFactory } from '../ids.js';
 import type { Random } from '../random.js';
 import { SEED_EPOCH } from '../state.js';

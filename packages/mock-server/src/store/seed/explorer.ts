@@ -7,6 +7,7 @@ import { SEED_EPOCH } from '../state.js';
 import { integrationFor } from './accounts.js';
 import type { AccountContext, RepoInfo, StackInfo, WsInfo } from './context.js';
 import { backendSummaries, DAY, digits, HISTORY, HOUR, iso, MINUTE, semver, slug } from './helpers.js';
+import { moduleGitSource } from './urls.js';
 import { type CloudProvider, MODULE_ORIGINS, MODULES, STACK_STATUS_TABLE } from './vocabulary.js';
 
 // --- stacks -------------------------------------------------------------------------------------------
@@ -265,7 +266,7 @@ export function generateModules(g: AccountContext): { modules: Module[]; reposit
           origin === 'registry'
             ? source
             : origin === 'git'
-              ? `git::https://${repo.vcs === 'gitlab' ? 'gitlab.com' : 'github.com'}/${g.org}/terraform-modules.git//${name}?ref=v${gitVersion}`
+              ? moduleGitSource(repo.vcs, g.org, name, gitVersion)
               : `./modules/${name}`,
         moduleOriginType: origin,
       });

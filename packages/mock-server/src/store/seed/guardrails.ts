@@ -1,11 +1,26 @@
 /**
- * Guardrail rules, their notification configurations, and which workspaces each rule covers.
+ * Guardrail rules, their notification configurations, which workspaces each rule covers, and what
+ * the rules say about a seeded run: the rules a workspace's runs answer to and a run's guardrails
+ * summary (with its violation messages).
+ *
+ * Not here: the runs themselves (`runs.ts`), guardrail violation events (`events.ts`), the
+ * evaluation of rules against a plan sent through the API (`domain/`).
+ *
+ * @module
  */
-import type { GuardrailRule, GuardrailType, PolicySeverity } from '@iacm/sdk/contract';
+import type {
+  GuardrailRule,
+  GuardrailsSummary,
+  GuardrailType,
+  GuardrailViolation,
+  PolicySeverity,
+  RunStatus,
+} from '@iacm/sdk/contract';
+import { severityName } from '@iacm/sdk/contract';
 import { scopeCovers } from '../../query/glob.js';
 import type { Random } from '../random.js';
 import { type NotificationConfig, SEED_EPOCH } from '../state.js';
-import type { AccountContext } from './context.js';
+import type { AccountContext, WsInfo } from './context.js';
 import { DAY, HISTORY, HOUR, iso, MINUTE, Weighted } from './helpers.js';
 import type { GuardrailCriteria, GuardrailScope } from './vocabulary.js';
 
@@ -125,8 +140,123 @@ export function assignGuardrails(g: AccountContext): void {
   }
 }
 
+// --- what the rules say about a run ---------------------------------------------------------------
+
+/** The rules one workspace's runs answer to (ids), and the summary of a run that passed them all. */
+export interface RunRules {
+  /** The guardrails summary of a run that passed them all (frozen, shared). */
+  passed: GuardrailsSummary;
+  /** The enabled rules that cover the workspace. */
+  enabled: string[];
+  /** The strict (blocking) rules a blocked run names: the workspace's own, or the account's. */
+  strict: string[];
+  /** The enabled rules that cover the workspace and do not block. */
+  soft: string[];
+}
+
+/** The rules a workspace without strict rules of its own is blocked by. */
+export function strictRulesOf(g: AccountContext): string[] {
+  return g.rules.filter((rule) => rule.severity === 2 && rule.isEnabled).map((rule) => rule.id);
+}
+
+/** The rules `ws`'s runs answer to (`strictRules`: {@link strictRulesOf} the account). Draws nothing. */
+export function runRules(g: AccountContext, ws: WsInfo, strictRules: string[]): RunRules {
+  const enabled = ws.guardrails.filter((id) => g.rulesById.get(id)?.isEnabled);
+  const wsStrict = enabled.filter((id) => g.rulesById.get(id)?.severity === 2);
+  const wsSoft = enabled.filter((id) => g.rulesById.get(id)?.severity !== 2);
+  return {
+    passed: passedSummary(enabled.length),
+    enabled,
+    strict: wsStrict.length > 0 ? wsStrict : strictRules,
+    soft: wsSoft,
+  };
+}
+
+/** A run's guardrails summary: which of the rules `c` it failed, drawn from `rng`. */
+export function runGuardrailsSummary(
+  g: AccountContext,
+  rng: Random,
+  c: RunRules,
+  status: RunStatus,
+): GuardrailsSummary {
+  if (status === 'init_error') return NOT_EVALUATED;
+  if (status === 'planning') return PENDING;
+  const failing: string[] = [];
+  if (status === 'blocked' || status === 'Acknowledged') {
+    failing.push(rng.pick(c.strict));
+    if (c.soft.length > 0 && rng.chance(0.3)) failing.push(rng.pick(c.soft));
+  } else if (c.soft.length > 0 && rng.chance(0.12)) {
+    failing.push(rng.pick(c.soft));
+  }
+  if (failing.length === 0) return c.passed;
+  const violations = failing.map((id) => {
+    const rule = g.rulesById.get(id) as GuardrailRule;
+    return {
+      id,
+      severity: severityName(rule.severity) ?? 'warning',
+      message: violationMessage(rng, rule),
+    };
+  });
+  let total = c.enabled.length;
+  for (const id of failing) if (!c.enabled.includes(id)) total++;
+  const failed = violations.length;
+  return Object.freeze({
+    total,
+    passed: total - failed,
+    failed,
+    violations: Object.freeze(violations) as GuardrailViolation[],
+    description: failedDescription(failed, total),
+  });
+}
+
+const NO_VIOLATIONS = Object.freeze([]) as unknown as GuardrailViolation[];
+const NOT_EVALUATED: GuardrailsSummary = Object.freeze({
+  total: 0,
+  passed: 0,
+  failed: 0,
+  violations: NO_VIOLATIONS,
+  description: 'Guardrails not evaluated',
+});
+const PENDING: GuardrailsSummary = Object.freeze({
+  total: 0,
+  passed: 0,
+  failed: 0,
+  violations: NO_VIOLATIONS,
+  description: 'Guardrails pending',
+});
+
+const PASSED = new Map<number, GuardrailsSummary>();
+
+/** The guardrails summary of a run that passed all of its `total` guardrails (frozen, shared). */
+function passedSummary(total: number): GuardrailsSummary {
+  let summary = PASSED.get(total);
+  if (!summary) {
+    summary = Object.freeze({
+      total,
+      passed: total,
+      failed: 0,
+      violations: NO_VIOLATIONS,
+      description: total === 0 ? 'No guardrails apply' : `All ${total} guardrails passed`,
+    });
+    PASSED.set(total, summary);
+  }
+  return summary;
+}
+
+const FAILED_DESCRIPTIONS = new Map<string, string>();
+
+function failedDescription(failed: number, total: number): string {
+  const key = `${failed}/${total}`;
+  let description = FAILED_DESCRIPTIONS.get(key);
+  if (description === undefined) {
+    description = `${failed} of ${total} guardrails failed`;
+    FAILED_DESCRIPTIONS.set(key, description);
+  }
+  return description;
+}
+
 /** The message of a violation of a rule, in the words of the rule's kind. */
-export function violationMessage(rng: Random, rule: GuardrailRule): string {
+function violationMessage(rng: Random, rule: GuardrailRule): string {
   const criteria = rule.criteria;
   switch (rule.type) {
     case 'cost': {

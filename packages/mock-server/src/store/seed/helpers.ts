@@ -1,8 +1,9 @@
 /**
  * Small helpers of the seed generator: time units, the fast timestamp writer, weighted choices,
- * random digits and versions, the id factory, frozen shared leaves, and repository URLs.
+ * random digits and versions, the id factory, frozen shared leaves. Repository and CI URLs are in
+ * `urls.ts`.
  */
-import type { TaskBackendSummary, VcsType, WorkspaceBackendSummary } from '@iacm/sdk/contract';
+import type { TaskBackendSummary, WorkspaceBackendSummary } from '@iacm/sdk/contract';
 import type { Random } from '../random.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -147,20 +148,4 @@ export function slug(value: string): string {
     .replace(/[^a-zA-Z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .toLowerCase();
-}
-
-/** The web URL of a repository on its VCS host. */
-export function repoUrl(vcs: VcsType, org: string, name: string): string {
-  switch (vcs) {
-    case 'github':
-      return `https://github.com/${org}/${name}`;
-    case 'gitlab':
-      return `https://gitlab.com/${org}/${name}`;
-    case 'bitbucket':
-      return `https://bitbucket.org/${org}/${name}`;
-    case 'azuredevops':
-      return `https://dev.azure.com/${org}/infrastructure/_git/${name}`;
-    default:
-      return `https://us-east-1.console.aws.amazon.com/codesuite/codecommit/repositories/${name}/browse?region=us-east-1`;
-  }
 }

@@ -17,7 +17,8 @@ import { generateEvents } from './events.js';
 import { generateBackends, generateModules, generateStacks, stackRecords } from './explorer.js';
 import { assignGuardrails, generateRules } from './guardrails.js';
 import { IdFactory } from './helpers.js';
-import { generateRuns, generateWorkspaces, type RunReplay, replayRuns } from './workspaces.js';
+import { generateRuns, type RunReplay, replayRuns } from './runs.js';
+import { generateWorkspaces } from './workspaces.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Entry point

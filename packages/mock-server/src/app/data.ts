@@ -1,0 +1,86 @@
+/**
+ * A mock's data: the current store, loaded from a seed (generated lazily) or a snapshot, with the
+ * accounts' key pairs ({@link KeyPairs}), and what the data's seed drives at run time: the random
+ * stream, the ids of records created through the API, and the build numbers of simulated runs.
+ * Each load starts them again, so that the same seed gives the same ids.
+ *
+ * @module
+ */
+import type { DomainServices } from '../domain/simulate.js';
+import { IdFactory } from '../store/ids.js';
+import { Random } from '../store/random.js';
+import { generateLazyState } from '../store/seed.js';
+import type { MockState } from '../store/state.js';
+import { type SeededParts, Store } from '../store/store.js';
+import type { KeyPairs } from './key-pairs.js';
+import type { DataSource } from './options.js';
+
+/** The first build number of a simulated run, less one. */
+const FIRST_BUILD = 9_000_000_000;
+
+/** The store and its run-time generators; `load` and `install` replace them together. */
+export class MockData {
+  /** The current indexed state. */
+  store!: Store;
+  /** The run-time random stream (a new stream per data, derived from its seed). */
+  random!: Random;
+  /** Ids of records created at run time (the seed's generator, with its own stream). */
+  #ids!: { factory: IdFactory; random: Random };
+  #buildCount = 0;
+
+  /**
+   * @param keyPairs gives each installed state its accounts' key pairs.
+   * @param onInstall runs before each install (the mock forgets verified tokens and webhooks).
+   * @param onSeedProgress reports generation progress (the `onSeedProgress` option).
+   */
+  constructor(
+    private readonly keyPairs: KeyPairs,
+    private readonly onInstall: () => void,
+    private readonly onSeedProgress?: ((done: number, total: number) => void) | undefined,
+  ) {}
+
+  /** Loads a seed and sizes (generated lazily) or a snapshot (kept as JSON: fresh records each load). */
+  load(source: DataSource): void {
+    if ('snapshot' in source) {
+      this.install(JSON.parse(source.snapshot) as MockState);
+      return;
+    }
+    const { state, runs, events } = generateLazyState({
+      seed: source.seed,
+      sizes: source.sizes,
+      onProgress: this.onSeedProgress,
+    });
+    this.#install(
+      this.keyPairs.apply(state, false),
+      state.accounts.map((_, index) => ({ runs: runs[index], events: events[index] })),
+    );
+  }
+
+  /** Installs a checked snapshot (its key pairs as `keyPairs` says for a snapshot). */
+  install(state: MockState): void {
+    this.#install(this.keyPairs.apply(state, true));
+  }
+
+  #install(state: MockState, seeded: ReadonlyArray<SeededParts> = []): void {
+    this.onInstall();
+    this.store = new Store(state, seeded);
+    this.random = new Random(`runtime:${String(state.seed)}`);
+    const idRandom = new Random(`runtime:ids:${String(state.seed)}`);
+    this.#ids = { factory: new IdFactory(idRandom), random: idRandom };
+    this.#buildCount = 0;
+  }
+
+  /**
+   * A new record id at `now`: one generator for the seed and the API; a snapshot may hold ids from
+   * anywhere, hence the check.
+   */
+  newId(now: number): string {
+    for (;;) {
+      const id = this.#ids.factory.objectId(this.#ids.random, now);
+      if (!this.store.hasObjectId(id)) return id;
+    }
+  }
+
+  /** The next build number of a simulated run. */
+  nextBuild: DomainServices['nextBuild'] = () => FIRST_BUILD + ++this.#buildCount;
+}

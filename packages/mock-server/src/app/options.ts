@@ -1,0 +1,239 @@
+/**
+ * A mock's options: what `createMockServer`, `MockCore` and `listen` take ({@link MockOptions}), their
+ * documented defaults and ranges ({@link OPTION_RANGES}), and the start configuration they resolve
+ * to once ({@link startConfiguration}). Every numeric option, alone or in a group (rate limit,
+ * delivery policy, retention, login throttle, caps, journal and body sizes, delay, token lifetime),
+ * is checked by the one range helper of `errors/ranges.ts`: a `RangeError` naming the option, its
+ * range and what came (`MockOptions rateLimit.limit: expected an integer from 1 to 1000000
+ * (requests), received 0`). The same ranges check the control plane's HTTP bodies.
+ *
+ * @module
+ */
+
+import {
+  DEFAULT_TOKEN_TTL_SECONDS,
+  type LoginThrottleOption,
+  type LoginThrottleSetting,
+  toLoginThrottle,
+} from '../auth/login.js';
+import type { ControlAccess } from '../control/access.js';
+import { checkSnapshot } from '../control/state.js';
+import { type AccountLimits, toAccountLimits } from '../domain/caps.js';
+import { type DeliveryPolicy, toDeliveryPolicy } from '../domain/delivery-policy.js';
+import { type RetentionBounds, toRetentionBounds } from '../domain/retention.js';
+import { checkOptionRange, type NumberRange } from '../errors/ranges.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../pipeline/body.js';
+import { FAULT_DELAY_RANGE } from '../pipeline/faults.js';
+import {
+  DEFAULT_JOURNAL_BODY_BYTES,
+  DEFAULT_JOURNAL_LIMIT,
+  DEFAULT_JOURNAL_MAX_BYTES,
+  JOURNAL_RANGES,
+  type JournalBounds,
+} from '../pipeline/journal.js';
+import { type RateLimit, type TrustProxy, toRateLimit } from '../pipeline/rate-limit.js';
+import { checkSeedSizes } from '../store/seed/limits.js';
+import { DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from '../store/state.js';
+
+/** Options of a mock server core. */
+export interface MockOptions {
+  /** Seed of the generated data. Default 1. */
+  seed?: number | string;
+  /** Sizes of the generated data (merged with the defaults). */
+  sizes?: Partial<SeedSizes>;
+  /**
+   * Start from this snapshot instead of generating data. Checked as `control.setState` and `PUT
+   * /__mock/state` check one: an `HttpError` 400 naming the first bad record and field.
+   */
+  state?: MockState;
+  /**
+   * Called while data is generated (at the start, and again on `reset()` and `seed()`), for a
+   * progress display: `done` of `total` workspaces and events are generated (as `generateState`'s
+   * `onProgress`: every 5,000, then `total` of `total`). Not called for a snapshot (`state`).
+   */
+  onSeedProgress?: (done: number, total: number) => void;
+  /** Key pair of the primary account, replacing the generated one. */
+  primaryKeys?: { accessKey: string; secretKey: string };
+  /** The clock, epoch milliseconds. Default `Date.now`. */
+  clock?: () => number;
+  /** Lifetime of a login token, seconds: 1 to 31,536,000 (a year). Default 3600. */
+  tokenTtlSeconds?: number;
+  /** How many requests the journal keeps (oldest dropped first): 0 to 1,000,000. Default 500. */
+  journalLimit?: number;
+  /**
+   * How many bytes of memory the journal's entries take at most (oldest dropped first): each entry is
+   * kept as JSON text and counted as 2 bytes per character plus a fixed overhead, at least what it
+   * takes in the heap. 0 to 1 GiB; default 16 MiB.
+   */
+  journalMaxBytes?: number;
+  /**
+   * The largest request body the journal keeps, in characters of its redacted JSON text; larger ones
+   * are written as `[too large to keep: ...]`. 0 to 16 MiB; default 64 KiB.
+   */
+  journalBodyBytes?: number;
+  /** A delay added to every API answer, milliseconds: 0 to 120,000. Default 0. */
+  delayMs?: number;
+  /** The `fetch` webhook deliveries use. Default: the global `fetch`. */
+  webhookFetch?: typeof fetch;
+  /**
+   * Delivery retries: `attempts` (1 to 10, default 5), `baseDelayMs` (the first delay, doubled each
+   * time, with seeded jitter; 100 to 60,000, default 1,000), `maxDelayMs` (the longest delay, which also
+   * caps a `Retry-After`; 100 to 600,000, default 60,000), `maxTotalMs` (all retries of one delivery;
+   * 1,000 to 3,600,000, default 600,000), `timeoutMs` (per attempt; 100 to 120,000, default 10,000).
+   * Out of range: a `RangeError` naming the member.
+   */
+  deliveryPolicy?: Partial<DeliveryPolicy>;
+  /**
+   * Retention bounds, oldest dropped first: `eventsPerAccount` (1,100,000), `outboxPerAccount`
+   * (1,000), `deliveryAttempts` (10,000), `waitingRetries` (10,000). Out of range: a `RangeError`
+   * naming the bound.
+   */
+  retention?: Partial<RetentionBounds>;
+  /**
+   * Per-account caps on what the API adds, each a 409 `conflict` naming it past its limit:
+   * `rulesPerAccount` (10,000), `ruleBytesPerAccount` (128 MiB), `notificationsPerAccount` (20,000). A
+   * loaded state that holds more is kept whole. Out of range: a `RangeError` naming the cap.
+   */
+  limits?: Partial<AccountLimits>;
+  /** A rate limit per client address; off by default. `true` is the service's 500 per 60 s. */
+  rateLimit?: boolean | { limit: number; windowSeconds: number };
+  /** The largest API request body, bytes (413 beyond, before it is read in full): 1 to 256 MiB. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Failed logins per access key: after `maxFailures` (20) in `windowSeconds` (60) of the mock's
+   * clock, 429 with Retry-After; at most `maxKeys` (10,000) keys tracked. `false`: off.
+   */
+  loginThrottle?: LoginThrottleOption;
+  /**
+   * Proxies trusted to name the client (for the rate limit) by `X-Forwarded-For`: `true` one, a
+   * number that many (0 to 100). Default `false`: the client is the socket address.
+   */
+  trustProxy?: TrustProxy;
+  /**
+   * The key login tokens are signed with (HS256). By default each mock draws a random one from
+   * `crypto.getRandomValues` when it is created and keeps it across `reset()` (it is never part of a
+   * snapshot). **Unsafe outside tests:** anyone who knows the key can forge a token for any account.
+   * Give one only to get byte-identical tokens across runs.
+   */
+  unsafeTokenSigningKey?: string;
+  /**
+   * Serve the control plane over HTTP (`/__mock`). Default `true`; with `false` every `/__mock` path
+   * answers 404 (the in-process `control` methods still work).
+   */
+  control?: boolean;
+  /**
+   * A bearer token every `/__mock` request over HTTP must carry (`Authorization: Bearer <token>`;
+   * 403 otherwise). Default: none. `listen` requires one (or `control: false`) on a non-loopback bind.
+   */
+  controlToken?: string;
+  /**
+   * Give every account a random key pair (from `crypto.getRandomValues`) instead of the seed's or a
+   * snapshot's (`state`, `setState`, `PUT /__mock/state`: a snapshot saved from a loopback mock holds
+   * the public demo pairs), kept across resets and reseeds (`primaryKeys` still wins for the primary
+   * account). `listen` turns it on for a non-loopback bind. Default `false`: the seeded pairs are
+   * documented test fixtures.
+   */
+  randomKeyPairs?: boolean;
+  /**
+   * With `randomKeyPairs`, a snapshot keeps its own key pairs (the CLI's `--keep-state-keys`): whoever
+   * has the snapshot can log in. Default `false`.
+   */
+  keepStateKeys?: boolean;
+}
+
+/** Where the data comes from: a seed and sizes, or a snapshot (kept as JSON so each load gets fresh records). */
+export type DataSource = { seed: number | string; sizes: SeedSizes } | { snapshot: string };
+
+/**
+ * What a mock starts with, resolved once from its options: `reset()` returns every part of the state
+ * to it, and nothing at run time changes it.
+ */
+export interface StartConfiguration {
+  /** The start data. */
+  readonly data: DataSource;
+  /** The rate limit (`undefined`: off). */
+  readonly rateLimit: RateLimit | undefined;
+  /** The webhook delivery retry policy. */
+  readonly deliveryPolicy: DeliveryPolicy;
+  /** The retention bounds. */
+  readonly retention: RetentionBounds;
+  /** The per-account caps. */
+  readonly limits: AccountLimits;
+  /** The delay added to every API answer, milliseconds. */
+  readonly delayMs: number;
+  /** The journal's bounds. */
+  readonly journal: Required<JournalBounds>;
+  /** The largest API request body, bytes. */
+  readonly maxBodyBytes: number;
+  /** Who may use the control plane over HTTP. */
+  readonly controlAccess: ControlAccess;
+  /** The failed-login throttle (`undefined`: off). */
+  readonly loginThrottle: LoginThrottleSetting | undefined;
+  /** How many proxies name the client. */
+  readonly trustProxy: TrustProxy;
+  /** Lifetime of a login token, seconds. */
+  readonly tokenTtlSeconds: number;
+}
+
+/**
+ * The documented range of each numeric option that stands alone (the groups have theirs:
+ * `RATE_LIMIT_RANGES`, `DELIVERY_POLICY_RANGES`, `RETENTION_RANGES`, `LOGIN_THROTTLE_RANGES`, the
+ * caps' and the seed sizes'): a token lives 1 s to a year; the delay added to every answer is 0 to
+ * 120 s (as a fault's); an API body is 1 byte to 256 MiB; the journal's bounds are
+ * `JOURNAL_RANGES`; `trustProxy`, as a number, is 0 to 100 proxies.
+ */
+export const OPTION_RANGES = Object.freeze({
+  tokenTtlSeconds: { min: 1, max: 31_536_000, unit: 'seconds' },
+  delayMs: FAULT_DELAY_RANGE,
+  maxBodyBytes: { min: 1, max: 256 * 1024 * 1024, unit: 'bytes' },
+  journalLimit: JOURNAL_RANGES.limit,
+  journalMaxBytes: JOURNAL_RANGES.maxBytes,
+  journalBodyBytes: JOURNAL_RANGES.maxBodyBytes,
+  trustProxy: { min: 0, max: 100, unit: 'proxies' },
+} as const satisfies Record<string, NumberRange>);
+
+/** An option that stands alone, checked against {@link OPTION_RANGES}; its default when absent. */
+function numberOption(options: MockOptions, name: keyof typeof OPTION_RANGES, fallback: number): number {
+  const value = options[name];
+  return value === undefined || typeof value === 'boolean'
+    ? fallback
+    : checkOptionRange(`MockOptions ${name}`, value, OPTION_RANGES[name]);
+}
+
+/** Who may use the control plane over HTTP, as the options say (`control`, `controlToken`). */
+export function controlAccessOf(options: Pick<MockOptions, 'control' | 'controlToken'>): ControlAccess {
+  return { enabled: options.control !== false, token: options.controlToken };
+}
+
+/**
+ * What a mock starts with, resolved once from its options: every option checked against its range.
+ * @throws RangeError naming the first option out of its range; an `HttpError` 400 for a `state` that
+ * is not a snapshot.
+ */
+export function startConfiguration(options: MockOptions): StartConfiguration {
+  if (!options.state) {
+    const problem = checkSeedSizes({ ...DEFAULT_SIZES, ...options.sizes });
+    if (problem) throw new RangeError(`MockOptions ${problem.field}: ${problem.message}`);
+  }
+  const trustProxy = options.trustProxy ?? false;
+  return Object.freeze({
+    data: options.state
+      ? { snapshot: JSON.stringify(checkSnapshot(options.state)) }
+      : { seed: options.seed ?? DEFAULT_SEED, sizes: { ...DEFAULT_SIZES, ...options.sizes } },
+    rateLimit: toRateLimit(options.rateLimit),
+    deliveryPolicy: toDeliveryPolicy(options.deliveryPolicy),
+    retention: toRetentionBounds(options.retention),
+    limits: toAccountLimits(options.limits),
+    delayMs: numberOption(options, 'delayMs', 0),
+    journal: {
+      limit: numberOption(options, 'journalLimit', DEFAULT_JOURNAL_LIMIT),
+      maxBytes: numberOption(options, 'journalMaxBytes', DEFAULT_JOURNAL_MAX_BYTES),
+      maxBodyBytes: numberOption(options, 'journalBodyBytes', DEFAULT_JOURNAL_BODY_BYTES),
+    },
+    maxBodyBytes: numberOption(options, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES),
+    controlAccess: controlAccessOf(options),
+    loginThrottle: toLoginThrottle(options.loginThrottle),
+    trustProxy: typeof trustProxy === 'boolean' ? trustProxy : numberOption(options, 'trustProxy', 0),
+    tokenTtlSeconds: numberOption(options, 'tokenTtlSeconds', DEFAULT_TOKEN_TTL_SECONDS),
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * A control-plane request over HTTP, from the request line on: access (off: 404; a control token:
+ * 403 without it), then the plane's router, which reads the body only once a route matched, with
+ * that route's size and JSON bounds. The mock hands this to the stage sequence (`pipeline/handle.ts`).
+ *
+ * @module
+ */
+import { readHeader } from '@iacm/sdk/contract';
+import type { MockRequest, MockResponse } from '../http/message.js';
+import type { RequestBody } from '../pipeline/body.js';
+import type { RequestLine } from '../pipeline/request.js';
+import { type ControlAccess, checkControlAccess } from './access.js';
+import type { ControlBodyReader, ControlPlane } from './route.js';
+
+/** Answers a control request (`/__mock...`) of a plane with its access setting. */
+export async function serveControl(
+  plane: ControlPlane,
+  access: ControlAccess,
+  request: MockRequest,
+  line: RequestLine,
+  body: RequestBody,
+  requestId: string,
+): Promise<MockResponse> {
+  await checkControlAccess(request, access);
+  // The control plane has no accounts: whoever passed the access check may have the body journalled.
+  body.trust();
+  return plane.handle(
+    line.method,
+    line.path,
+    line.query,
+    ((limit, jsonBounds) => body.value(limit, { jsonBounds })) satisfies ControlBodyReader,
+    requestId,
+    { contentType: readHeader(request.headers, 'content-type') },
+  );
+}

@@ -1,0 +1,291 @@
+/**
+ * The webhook hub: the one object the mock and its control plane hold for webhooks. It wires the
+ * four parts, each with one job (the integration registry `integrations.ts`, the delivery queue and
+ * its retry rule `queue.ts`, the sender `sender.ts`, the attempt log `attempt-log.ts`), keeps the
+ * delivery policy (taken checked: parsed by `DeliveryPolicyBody` once, by the route or the in-process
+ * control method), and the generation that a clear or reset aborts.
+ *
+ * @module
+ */
+import { generateNotification } from '@iacm/webhook-receiver';
+import { HttpError } from '../../errors.js';
+import {
+  applyPolicyPatch,
+  type DeliveryPolicy,
+  type DeliveryPolicyPatch,
+  toDeliveryPolicy,
+} from '../delivery-policy.js';
+import type { OutboxEntry } from '../events.js';
+import { type RetentionBounds, toRetentionBounds } from '../retention.js';
+import { AttemptLog, type DeliveryAttempt } from './attempt-log.js';
+import type { IntegrationCreateInput, IntegrationUpdateInput } from './bodies.js';
+import {
+  IntegrationRegistry,
+  type IntegrationView,
+  noteAttempt,
+  type StoredIntegration,
+} from './integrations.js';
+import { type Delivery, DeliveryQueue } from './queue.js';
+import { type Sent, WebhookSender } from './sender.js';
+
+/** How many records the hub's retention bounds dropped. */
+export interface DroppedDeliveries {
+  /** Delivery attempt records dropped (the oldest) to stay within `deliveryAttempts`. */
+  attempts: number;
+  /** Deliveries given up while waiting for a retry (the longest waiting) to stay within `waitingRetries`. */
+  retries: number;
+}
+
+/** Options of a {@link WebhookHub}. */
+export interface WebhookHubOptions {
+  /** The mock's clock, epoch milliseconds: retries are due at its instants. */
+  now: () => number;
+  /** Makes integration ids. */
+  newId: () => string;
+  /** The `fetch` deliveries use. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** The retry policy (over `DEFAULT_DELIVERY_POLICY`), checked against its documented ranges. */
+  policy?: Partial<DeliveryPolicy>;
+  /**
+   * The mock's seed (read at each use). Each retry's jitter comes from a generator seeded with it,
+   * the notification, the integration and the attempt number: the same for the same seed, whatever
+   * else runs concurrently. Default `1`.
+   */
+  seed?: () => number | string;
+  /** Bounds on attempt records and waiting retries (over `DEFAULT_RETENTION`). */
+  retention?: Partial<Pick<RetentionBounds, 'deliveryAttempts' | 'waitingRetries'>>;
+}
+
+/**
+ * The mock's webhook integrations and deliveries. Credentials are sealed with AES-GCM under a key
+ * made for this instance (WebCrypto) and opened only to build the `Authorization` header of a
+ * delivery; they are never returned, journaled or put into a snapshot.
+ *
+ * Retries are due at instants of the mock's clock. {@link WebhookHub.runDue} sends those whose
+ * instant has come (a timer calls it while the clock runs; moving the clock and calling it is how a
+ * test steps through them); {@link WebhookHub.flush} sends every remaining one at once, each recorded
+ * at the instant it was due, without moving the clock.
+ */
+export class WebhookHub {
+  readonly #integrations = new IntegrationRegistry();
+  readonly #sender: WebhookSender;
+  readonly #log: AttemptLog;
+  readonly #queue: DeliveryQueue;
+  readonly #now: () => number;
+  readonly #newId: () => string;
+  readonly #startPolicy: DeliveryPolicy;
+  #policy: DeliveryPolicy;
+  /** Aborted by `clear` and `reset`: deliveries in progress stop, an integration being created is not stored. */
+  #generation = new AbortController();
+
+  /**
+   * Creates the hub.
+   * @throws RangeError when the policy or a bound is outside its documented range.
+   */
+  constructor(options: WebhookHubOptions) {
+    this.#now = options.now;
+    this.#newId = options.newId;
+    this.#sender = new WebhookSender(options.fetch);
+    this.#startPolicy = toDeliveryPolicy(options.policy);
+    this.#policy = { ...this.#startPolicy };
+    const bounds = toRetentionBounds(options.retention ?? {});
+    this.#log = new AttemptLog(bounds.deliveryAttempts);
+    const seed = options.seed ?? (() => 1);
+    this.#queue = new DeliveryQueue({
+      now: options.now,
+      seed,
+      waitingRetries: bounds.waitingRetries,
+      holds: (target) => this.#integrations.holds(target),
+      send: (delivery) =>
+        this.#sender.post(
+          delivery.target,
+          delivery.entry.payload,
+          delivery.policy.timeoutMs,
+          delivery.generation,
+        ),
+      record: (delivery, at, sent, nextAt) => this.#record(delivery, at, sent, nextAt),
+    });
+  }
+
+  /**
+   * Changes the retry policy: the members `policy` gives, already checked against their documented
+   * ranges (by `DeliveryPolicyBody`: the route's schema, which `control.webhooks.setPolicy` runs
+   * too). Deliveries already under way keep the policy they started with.
+   */
+  setPolicy(policy: DeliveryPolicyPatch): DeliveryPolicy {
+    this.#policy = applyPolicyPatch(this.#policy, policy);
+    return { ...this.#policy };
+  }
+
+  /**
+   * Forgets every integration and attempt, and stops the deliveries in progress and waiting (their
+   * remaining attempts are not made or recorded). The policy and the attempt-id counter stay.
+   */
+  clear(): void {
+    this.#generation.abort();
+    this.#generation = new AbortController();
+    this.#integrations.clear();
+    this.#log.clear();
+    this.#queue.clear();
+  }
+
+  /** As {@link WebhookHub.clear}, and back to the start policy, attempt ids counted from 1 again. */
+  reset(): void {
+    this.clear();
+    this.#policy = { ...this.#startPolicy };
+    this.#log.reset();
+  }
+
+  /** The integrations (of one account, or all); URLs with secret-looking query parameters redacted. */
+  list(accountId?: string): IntegrationView[] {
+    return this.#integrations.list(accountId);
+  }
+
+  /** The recorded delivery attempts, oldest first (of one integration, or all). */
+  attempts(integrationId?: string): DeliveryAttempt[] {
+    return this.#log.list(integrationId);
+  }
+
+  /** How many attempt records and waiting retries the retention bounds dropped since the last clear. */
+  dropped(): DroppedDeliveries {
+    return { attempts: this.#log.dropped, retries: this.#queue.dropped };
+  }
+
+  /** When each waiting retry is due, earliest first (epoch milliseconds of the mock's clock). */
+  waiting(): number[] {
+    return this.#queue.waiting();
+  }
+
+  /**
+   * Sends every retry that is due on the mock's clock, and waits until those and the attempts under
+   * way have finished. Retries they schedule are due later (at least 100 ms on): they wait for the
+   * clock. Call it after moving the clock to step through a schedule.
+   */
+  runDue(): Promise<void> {
+    return this.#queue.runDue();
+  }
+
+  /**
+   * Waits until every delivery has finished, retries included: retries not yet due are sent at once,
+   * each recorded at the instant it was due (the clock does not move).
+   */
+  flush(): Promise<void> {
+    return this.#queue.flush();
+  }
+
+  /**
+   * Creates an integration after a successful test delivery to its URL. A failed test (no answer or
+   * a non-2xx status) creates nothing and answers 422 saying to check the URL and the credential value.
+   */
+  async create(accountId: string, body: IntegrationCreateInput): Promise<IntegrationView> {
+    this.#integrations.checkCreate(body);
+    const generation = this.#generation.signal;
+    const stored = await this.#integrations.draft(this.#newId(), accountId, body, {
+      seal: (credentials) => this.#sender.seal(credentials),
+      now: this.#now,
+    });
+    const attempt = await this.#test(stored);
+    if (generation.aborted) {
+      throw new HttpError(
+        409,
+        'conflict',
+        'the mock was reset, or its state replaced, while this integration was being created; it was not created: create it again',
+      );
+    }
+    if (attempt.outcome !== 'delivered') {
+      const why = attempt.status
+        ? `the endpoint answered ${attempt.status}`
+        : `no answer (${attempt.error ?? 'network error'})`;
+      throw new HttpError(
+        422,
+        'unprocessable_entity',
+        `invalid webhook URL: the test delivery to the URL failed (${why}); check the URL and the credential value. The integration was not created`,
+      );
+    }
+    return this.#integrations.add(stored);
+  }
+
+  /**
+   * Edits an integration. Without `replaceCredentials` the stored credentials stay unchanged; with
+   * it, the new method replaces the old one (a header value clears a username and password, Basic
+   * clears a header value, none clears both).
+   */
+  update(id: string, body: IntegrationUpdateInput): Promise<IntegrationView> {
+    return this.#integrations.update(id, body, {
+      seal: (credentials) => this.#sender.seal(credentials),
+      now: this.#now,
+      generation: this.#generation.signal,
+    });
+  }
+
+  /** Removes an integration. */
+  remove(id: string): void {
+    this.#integrations.remove(id);
+  }
+
+  /** Sends a test notification to an integration now; answers the attempt. */
+  async test(id: string): Promise<DeliveryAttempt> {
+    return this.#test(this.#integrations.get(id));
+  }
+
+  /** Delivers a queued notification to the given integrations (all of the account when `integrationIds` is empty). */
+  deliver(accountId: string, entry: OutboxEntry, integrationIds: readonly string[] = []): void {
+    const policy = { ...this.#policy };
+    for (const target of this.#integrations.targets(accountId, integrationIds)) {
+      this.#queue.start(target, entry, { ...policy }, this.#generation.signal);
+    }
+  }
+
+  /** Sends the test notification to an integration and records the attempt (never retried). */
+  async #test(target: StoredIntegration): Promise<DeliveryAttempt> {
+    const at = this.#now();
+    const sent = await this.#sender.post(
+      target,
+      generateNotification('test'),
+      this.#policy.timeoutMs,
+      this.#generation.signal,
+    );
+    return this.#keep(target, 'test', 'test', 1, at, sent, undefined);
+  }
+
+  /** Records an attempt of a queued delivery. */
+  #record(delivery: Delivery, at: number, sent: Sent, nextAt: number | undefined): DeliveryAttempt {
+    const { target, entry } = delivery;
+    return this.#keep(target, entry.id, entry.payload.notificationType, delivery.attempt, at, sent, nextAt);
+  }
+
+  /**
+   * Records one attempt (kept only for an integration still stored) and updates the integration's
+   * status from it; `nextAt` when it is to be retried.
+   */
+  #keep(
+    target: StoredIntegration,
+    notificationId: string,
+    kind: string,
+    attempt: number,
+    at: number,
+    sent: Sent,
+    nextAt: number | undefined,
+  ): DeliveryAttempt {
+    const outcome = sent.delivered ? 'delivered' : nextAt !== undefined ? 'retrying' : 'failed';
+    noteAttempt(target, sent.status, outcome);
+    return this.#log.record(
+      {
+        integrationId: target.view.id,
+        notificationId,
+        kind,
+        attempt,
+        time: new Date(at).toISOString(),
+        status: sent.status,
+        durationMs: sent.durationMs,
+        ...(sent.error !== undefined ? { error: sent.error } : {}),
+        outcome,
+        ...(nextAt !== undefined && outcome === 'retrying'
+          ? { nextAttemptAt: new Date(nextAt).toISOString() }
+          : {}),
+        headers: sent.headers,
+      },
+      this.#integrations.holds(target),
+    );
+  }
+}

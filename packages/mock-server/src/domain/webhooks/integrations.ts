@@ -1,0 +1,227 @@
+/**
+ * The integration registry: the mock's webhook integrations (at most {@link MAX_INTEGRATIONS}), as
+ * the control plane lists them (credentials shown by method only, URLs with secret-looking query
+ * parameters redacted) and as deliveries use them (the URL as entered, the credentials sealed by the
+ * sender). It creates, edits and removes them from bodies already parsed, and keeps each one's status
+ * from its latest delivery.
+ *
+ * @module
+ */
+import type { WebhookCredentials } from '@iacm/webhook-receiver';
+import { HttpError, notFound, validationError } from '../../errors.js';
+import { redactUrl, webhookUrlProblem } from '../webhook-url.js';
+import { type IntegrationCreateInput, type IntegrationUpdateInput, toCredentials } from './bodies.js';
+import type { DeliveryTarget, SealedCredentials } from './sender.js';
+
+/** How an integration authenticates, as listings show it (never the values). */
+export type CredentialMethod = 'none' | 'basic' | 'authorization';
+
+/** The status of an integration, from its latest delivery. */
+export type IntegrationStatus = 'active' | 'invalid_credentials' | 'missing_write_permission' | 'failing';
+
+/** A webhook integration as the control plane lists it: credentials are shown by method only. */
+export interface IntegrationView {
+  /** The integration's id. */
+  id: string;
+  /** The account it belongs to. */
+  accountId: string;
+  /** Its nickname. */
+  nickname: string;
+  /**
+   * The URL as entered, its secret-looking query parameters (`?token=`, `?api_key=`...) reading
+   * `[redacted]` (deliveries go to the URL exactly as entered).
+   */
+  url: string;
+  /** How deliveries authenticate (the values are never returned). */
+  credentials: { method: CredentialMethod };
+  /** From the latest delivery: 401 → invalid_credentials, 403 → missing_write_permission, retries exhausted → failing. */
+  status: IntegrationStatus;
+  /** When it was created. */
+  createdAt: string;
+  /** When it was last changed. */
+  updatedAt: string;
+}
+
+/** An integration as the registry stores it. */
+export interface StoredIntegration extends DeliveryTarget {
+  /** The view, its URL redacted. */
+  readonly view: IntegrationView;
+  /** The URL as entered: where deliveries go. */
+  url: string;
+  /** How deliveries authenticate. */
+  method: CredentialMethod;
+  /** The credentials, sealed by the sender. */
+  sealed: SealedCredentials | undefined;
+}
+
+/** The most webhook integrations a mock keeps, over all accounts (a further create is a 409). */
+export const MAX_INTEGRATIONS = 1000;
+
+/** What an edit needs besides the body: the sender's sealing, the clock, the current generation. */
+export interface EditContext {
+  /** Seals credentials (the sender's). */
+  seal(credentials: WebhookCredentials | undefined): Promise<SealedCredentials | undefined>;
+  /** The mock's clock, epoch milliseconds. */
+  now(): number;
+  /** Aborted by a clear or reset while the edit waits: the edit then stores nothing. */
+  generation: AbortSignal;
+}
+
+/** The registry of integrations. */
+export class IntegrationRegistry {
+  readonly #integrations = new Map<string, StoredIntegration>();
+
+  /** The integrations (of one account, or all): copies of their views. */
+  list(accountId?: string): IntegrationView[] {
+    return [...this.#integrations.values()]
+      .filter((i) => !accountId || i.view.accountId === accountId)
+      .map((i) => ({ ...i.view }));
+  }
+
+  /** The stored integration with this id; 404 when there is none. */
+  get(id: string): StoredIntegration {
+    const stored = this.#integrations.get(id);
+    if (!stored) throw notFound('webhook integration', id);
+    return stored;
+  }
+
+  /** Whether `target` is still stored (not removed, nor from before a clear that reused its id). */
+  holds(target: StoredIntegration): boolean {
+    return this.#integrations.get(target.view.id) === target;
+  }
+
+  /** The integrations of an account that a notification goes to: those named, or all when none is. */
+  targets(accountId: string, integrationIds: readonly string[]): StoredIntegration[] {
+    return [...this.#integrations.values()].filter(
+      (i) =>
+        i.view.accountId === accountId && (integrationIds.length === 0 || integrationIds.includes(i.view.id)),
+    );
+  }
+
+  /**
+   * Checks a create body before anything is sent: its URL (400 naming `url`), and room for one more
+   * (409).
+   */
+  checkCreate(body: IntegrationCreateInput): void {
+    checkUrl(body.url);
+    if (this.#integrations.size >= MAX_INTEGRATIONS) {
+      throw new HttpError(
+        409,
+        'conflict',
+        `${MAX_INTEGRATIONS} webhook integrations exist already, the most a mock keeps: remove some first`,
+      );
+    }
+  }
+
+  /** An integration made from a create body, not stored yet (its test delivery decides). */
+  async draft(
+    id: string,
+    accountId: string,
+    body: IntegrationCreateInput,
+    context: Omit<EditContext, 'generation'>,
+  ): Promise<StoredIntegration> {
+    const credentials = toCredentials(body.credentials);
+    const now = new Date(context.now()).toISOString();
+    const method = methodOf(credentials);
+    return {
+      url: body.url,
+      view: {
+        id,
+        accountId,
+        nickname: body.nickname,
+        url: redactUrl(body.url),
+        credentials: { method },
+        status: 'active',
+        createdAt: now,
+        updatedAt: now,
+      },
+      method,
+      sealed: await context.seal(credentials),
+    };
+  }
+
+  /** Stores a drafted integration whose test delivery succeeded; 409 when the registry filled meanwhile. */
+  add(stored: StoredIntegration): IntegrationView {
+    if (this.#integrations.size >= MAX_INTEGRATIONS) {
+      throw new HttpError(
+        409,
+        'conflict',
+        `${MAX_INTEGRATIONS} webhook integrations exist already; it was not created`,
+      );
+    }
+    this.#integrations.set(stored.view.id, stored);
+    return { ...stored.view };
+  }
+
+  /**
+   * Edits an integration. Without `replaceCredentials` the stored credentials stay unchanged; with
+   * it, the new method replaces the old one (a header value clears a username and password, Basic
+   * clears a header value, none clears both).
+   */
+  async update(id: string, body: IntegrationUpdateInput, context: EditContext): Promise<IntegrationView> {
+    const stored = this.get(id);
+    if (body.url !== undefined) checkUrl(body.url);
+    if (body.nickname !== undefined) stored.view.nickname = body.nickname;
+    if (body.url !== undefined) {
+      stored.url = body.url;
+      stored.view.url = redactUrl(body.url);
+    }
+    if (body.replaceCredentials) {
+      const credentials = toCredentials(body.credentials);
+      stored.method = methodOf(credentials);
+      stored.view.credentials = { method: stored.method };
+      const sealed = await context.seal(credentials);
+      if (context.generation.aborted) throw notFound('webhook integration', id);
+      stored.sealed = sealed;
+      stored.view.status = 'active';
+    }
+    stored.view.updatedAt = new Date(context.now()).toISOString();
+    return { ...stored.view };
+  }
+
+  /** Removes an integration; 404 when there is none. */
+  remove(id: string): void {
+    this.get(id);
+    this.#integrations.delete(id);
+  }
+
+  /** Forgets every integration. */
+  clear(): void {
+    this.#integrations.clear();
+  }
+}
+
+/**
+ * Sets an integration's status from an attempt: delivered → active, 401 → invalid_credentials,
+ * 403 → missing_write_permission, given up → failing (a retry to come changes nothing).
+ */
+export function noteAttempt(
+  target: StoredIntegration,
+  status: number,
+  outcome: 'delivered' | 'retrying' | 'failed',
+): void {
+  if (outcome === 'delivered') target.view.status = 'active';
+  else if (status === 401) target.view.status = 'invalid_credentials';
+  else if (status === 403) target.view.status = 'missing_write_permission';
+  else if (outcome === 'failed') target.view.status = 'failing';
+}
+
+/** A 400 naming `url` when the URL is not one the mock takes; what came is described without its secrets. */
+function checkUrl(url: string): void {
+  const problem = webhookUrlProblem(url);
+  if (!problem) return;
+  throw validationError([
+    {
+      location: 'body',
+      path: 'url',
+      message: `body.url: ${problem.message}, received ${problem.received}`,
+      expected: problem.expected,
+      received: problem.received,
+    },
+  ]);
+}
+
+function methodOf(credentials: WebhookCredentials | undefined): CredentialMethod {
+  if (!credentials) return 'none';
+  return credentials.type === 'basic' ? 'basic' : 'authorization';
+}

@@ -1,0 +1,244 @@
+/**
+ * The delivery queue, the one home of the retry rule: which attempts are retried (the contract's
+ * `isRetriedDeliveryStatus`: no answer, 408, 429, 5xx), when (exponential backoff with jitter drawn
+ * from a generator seeded with the mock's seed, the notification, the integration and the attempt;
+ * `Retry-After` as a floor; never under the contract's 100 ms), until when (the policy's `attempts`
+ * and `maxTotalMs` cutoffs), and how many may wait (the `waitingRetries` bound: past it, the one
+ * waiting longest is given up). Retries fall due at instants of the mock's clock: a wall-time timer
+ * sends them while the clock runs, {@link DeliveryQueue.runDue} after it moved, and
+ * {@link DeliveryQueue.flush} all at once without moving it.
+ *
+ * @module
+ */
+import { isRetriedDeliveryStatus, WEBHOOK_DELIVERY_RETRIES } from '@iacm/sdk/contract';
+import { Random } from '../../store/random.js';
+import type { DeliveryPolicy } from '../delivery-policy.js';
+import type { OutboxEntry } from '../events.js';
+import type { DeliveryAttempt } from './attempt-log.js';
+import type { StoredIntegration } from './integrations.js';
+import type { Sent } from './sender.js';
+
+/** One notification on its way to one integration: its next attempt and when it is due. */
+export interface Delivery {
+  /** The integration. */
+  readonly target: StoredIntegration;
+  /** The notification. */
+  readonly entry: OutboxEntry;
+  /** The policy when it was queued (a later `setPolicy` applies to later notifications). */
+  readonly policy: DeliveryPolicy;
+  /** Aborted by a clear or reset: the delivery stops. */
+  readonly generation: AbortSignal;
+  /** The instant of the first attempt, mock clock. */
+  readonly firstAt: number;
+  /** The number of the next attempt (1 for the first). */
+  attempt: number;
+  /** When the next attempt is due, mock clock. */
+  dueAt: number;
+}
+
+/** What the queue needs from the hub: the clock, the seed, and how an attempt is sent and recorded. */
+export interface DeliveryQueueOptions {
+  /** The mock's clock, epoch milliseconds. */
+  now(): number;
+  /** The mock's seed, read at each retry: the jitter's. */
+  seed(): number | string;
+  /** The most deliveries waiting for a retry (the `waitingRetries` retention bound). */
+  waitingRetries: number;
+  /** Whether the delivery's integration is still stored (a removed one gets no further attempt). */
+  holds(target: StoredIntegration): boolean;
+  /** Sends one attempt of a delivery. */
+  send(delivery: Delivery): Promise<Sent>;
+  /** Records an attempt made at `at`, and its outcome; `nextAt` when it is to be retried. */
+  record(delivery: Delivery, at: number, sent: Sent, nextAt: number | undefined): DeliveryAttempt;
+}
+
+/** The largest delay `setTimeout` takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The shortest wait of the timer: a clock stopped or moved back is checked again this often. */
+const TIMER_RECHECK_MS = 100;
+
+/**
+ * The delay before retry number `retry` (1 for the first retry), milliseconds: `baseDelayMs × 2^(retry-1)`,
+ * capped at `maxDelayMs`, times a jitter factor in the contract's [0.5, 1) drawn from `random`; at
+ * least what `Retry-After` asked (capped at `maxDelayMs` too), and never less than the contract's
+ * `minDelayMs` (100 ms).
+ */
+export function retryDelay(
+  policy: DeliveryPolicy,
+  retry: number,
+  random: Pick<Random, 'next'>,
+  retryAfterMs?: number,
+): number {
+  const { jitter, minDelayMs } = WEBHOOK_DELIVERY_RETRIES;
+  const backoff = Math.min(policy.baseDelayMs * 2 ** Math.min(retry - 1, 30), policy.maxDelayMs);
+  const jittered = Math.round(backoff * (jitter[0] + random.next() * (jitter[1] - jitter[0])));
+  const asked = retryAfterMs === undefined ? 0 : Math.min(retryAfterMs, policy.maxDelayMs);
+  return Math.max(jittered, asked, minDelayMs);
+}
+
+/**
+ * When a delivery's next attempt is due after an attempt made at `at` gave `sent`, mock clock; or
+ * `undefined` when there is none: delivered, not a retried status, the last of `attempts`, or due
+ * later than `maxTotalMs` after the first attempt.
+ */
+export function nextAttemptAt(
+  delivery: Pick<Delivery, 'policy' | 'firstAt' | 'attempt'> & {
+    readonly target: { readonly view: { readonly id: string } };
+    readonly entry: { readonly id: string };
+  },
+  at: number,
+  sent: Pick<Sent, 'status' | 'delivered' | 'retryAfterMs'>,
+  seed: number | string,
+): number | undefined {
+  const { policy } = delivery;
+  if (sent.delivered || !isRetriedDeliveryStatus(sent.status) || delivery.attempt >= policy.attempts) {
+    return undefined;
+  }
+  const jitter = new Random(
+    `webhooks:${String(seed)}:${delivery.entry.id}:${delivery.target.view.id}:${delivery.attempt}`,
+  );
+  const due = at + retryDelay(policy, delivery.attempt, jitter, sent.retryAfterMs);
+  return due - delivery.firstAt <= policy.maxTotalMs ? due : undefined;
+}
+
+/** The deliveries under way and waiting. */
+export class DeliveryQueue {
+  readonly #options: DeliveryQueueOptions;
+  /** Attempts being made now. */
+  readonly #running = new Set<Promise<void>>();
+  /** Deliveries waiting for their next attempt, longest waiting first. */
+  readonly #waiting = new Set<Delivery>();
+  /** The wall-time timer that runs the earliest waiting retry, and the instant it was set for. */
+  #timer: { handle: ReturnType<typeof setTimeout>; for: number } | undefined;
+  #dropped = 0;
+
+  /** @param options the hub's parts the queue works with. */
+  constructor(options: DeliveryQueueOptions) {
+    this.#options = options;
+  }
+
+  /** Makes a delivery's first attempt now. */
+  start(
+    target: StoredIntegration,
+    entry: OutboxEntry,
+    policy: DeliveryPolicy,
+    generation: AbortSignal,
+  ): void {
+    const now = this.#options.now();
+    this.#run({ target, entry, policy, generation, firstAt: now, attempt: 1, dueAt: now });
+  }
+
+  /** When each waiting retry is due, earliest first (epoch milliseconds of the mock's clock). */
+  waiting(): number[] {
+    return [...this.#waiting].map((d) => d.dueAt).sort((a, b) => a - b);
+  }
+
+  /** Deliveries given up while waiting (the longest waiting) to stay within the bound, since the last clear. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /**
+   * Sends every retry that is due on the mock's clock, and waits until those and the attempts under
+   * way have finished. Retries they schedule are due later (at least 100 ms on): they wait for the
+   * clock.
+   */
+  async runDue(): Promise<void> {
+    for (;;) {
+      const now = this.#options.now();
+      for (const delivery of [...this.#waiting]) {
+        if (delivery.dueAt > now) continue;
+        this.#waiting.delete(delivery);
+        this.#run(delivery);
+      }
+      if (this.#running.size === 0) break;
+      await Promise.allSettled([...this.#running]);
+    }
+    this.#arm();
+  }
+
+  /**
+   * Waits until every delivery has finished, retries included: retries not yet due are sent at once,
+   * each recorded at the instant it was due (the clock does not move).
+   */
+  async flush(): Promise<void> {
+    for (;;) {
+      const waiting = [...this.#waiting];
+      this.#waiting.clear();
+      for (const delivery of waiting) this.#run(delivery);
+      if (this.#running.size === 0) break;
+      await Promise.allSettled([...this.#running]);
+    }
+    this.#disarm();
+  }
+
+  /**
+   * Forgets the waiting deliveries (their remaining attempts are not made) and the dropped count;
+   * attempts under way stop with their generation.
+   */
+  clear(): void {
+    this.#waiting.clear();
+    this.#dropped = 0;
+    this.#disarm();
+  }
+
+  /** Makes a delivery's next attempt now. */
+  #run(delivery: Delivery): void {
+    const task = this.#attempt(delivery).finally(() => this.#running.delete(task));
+    this.#running.add(task);
+  }
+
+  /** Makes one attempt of a delivery, records it, and schedules the next one when it is to be retried. */
+  async #attempt(delivery: Delivery): Promise<void> {
+    const { target, generation } = delivery;
+    if (generation.aborted || !this.#options.holds(target)) return;
+    // Sent when due: at once, or (flushed early) recorded at the instant it was due.
+    const at = Math.max(this.#options.now(), delivery.dueAt);
+    const sent = await this.#options.send(delivery);
+    const nextAt = nextAttemptAt(delivery, at, sent, this.#options.seed());
+    const recorded = this.#options.record(delivery, at, sent, nextAt);
+    if (recorded.outcome !== 'retrying' || nextAt === undefined || generation.aborted) return;
+    if (!this.#options.holds(target)) return;
+    delivery.attempt += 1;
+    delivery.dueAt = nextAt;
+    this.#wait(delivery);
+  }
+
+  /** Puts a delivery among those waiting (the longest waiting one given up past the bound). */
+  #wait(delivery: Delivery): void {
+    while (this.#waiting.size >= this.#options.waitingRetries) {
+      const oldest = this.#waiting.values().next();
+      if (oldest.done) break;
+      this.#waiting.delete(oldest.value);
+      this.#dropped += 1;
+    }
+    this.#waiting.add(delivery);
+    if (!this.#timer || delivery.dueAt < this.#timer.for) this.#arm();
+  }
+
+  /**
+   * Sets the wall-time timer for the earliest waiting retry: while the mock's clock runs, it comes due
+   * then. A clock stopped or moved back is checked again later (at least every 100 ms); moving it
+   * forward takes effect at the next check, or at once with {@link DeliveryQueue.runDue}. The timer
+   * does not keep a Node process alive.
+   */
+  #arm(): void {
+    this.#disarm();
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const delivery of this.#waiting) if (delivery.dueAt < earliest) earliest = delivery.dueAt;
+    if (earliest === Number.POSITIVE_INFINITY) return;
+    const wait = Math.min(Math.max(earliest - this.#options.now(), TIMER_RECHECK_MS), MAX_TIMER_MS);
+    const handle = setTimeout(() => {
+      this.#timer = undefined;
+      void this.runDue();
+    }, wait);
+    (handle as { unref?: () => void }).unref?.();
+    this.#timer = { handle, for: earliest };
+  }
+
+  #disarm(): void {
+    if (this.#timer) clearTimeout(this.#timer.handle);
+    this.#timer = undefined;
+  }
+}

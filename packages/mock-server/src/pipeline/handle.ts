@@ -1,0 +1,129 @@
+/**
+ * The stage sequence of one request, in one function ({@link handleRequest}): each stage gets what the
+ * stages before it produced, and nothing is read twice (the request line and its query once, the body
+ * once, after authentication).
+ *
+ * ```
+ * journal (request id) -> host -> request line -+-> control plane (/__mock: access, route, body, handler)
+ *                                               +-> rate limit -> faults -> route -> authenticate
+ *                                                   -> body -> validate -> operation -> respond
+ * -> request id on the answer -> journal (the entry, once answered)
+ * ```
+ *
+ * The control plane sits above the pipeline, so the mock hands it in as a function
+ * ({@link PipelineParts.control}); everything else is a stage of this folder.
+ *
+ * @module
+ */
+import type { Login } from '../auth/login.js';
+import { droppedResponse, type HandleOptions, type MockRequest, type MockResponse } from '../http/message.js';
+import { type HandlerServices, operations } from '../operations/index.js';
+import type { AccountStore } from '../store/store.js';
+import { authenticate } from './authenticate.js';
+import { RequestBody } from './body.js';
+import type { FaultBook } from './faults.js';
+import { checkHost } from './host.js';
+import type { Journal } from './journal.js';
+import { clientOf, type RateLimiter, type TrustProxy } from './rate-limit.js';
+import { type RequestLine, readRequestLine } from './request.js';
+import { errorResponse, successResponse, withRequestId } from './respond.js';
+import { resolveRoute, validateInput } from './route.js';
+
+/** The stages' state and settings, as the mock that runs the sequence holds them. */
+export interface PipelineParts {
+  /** The journal stage. */
+  readonly journal: Journal;
+  /** The rate-limit stage. */
+  readonly rateLimiter: RateLimiter;
+  /** How many proxies name the client (for the rate limit). */
+  readonly trustProxy: TrustProxy;
+  /** The faults stage. */
+  readonly faults: FaultBook;
+  /** Login, for the authenticate stage. */
+  readonly login: Login;
+  /** The largest API request body, bytes (a request's `HandleOptions.maxBodyBytes` wins). */
+  readonly maxBodyBytes: number;
+  /** The services operations get. */
+  readonly services: HandlerServices;
+  /** The current time of the mock's clock, epoch milliseconds. */
+  now(): number;
+  /** The accounts by id (the current store's). */
+  accounts(): ReadonlyMap<string, AccountStore>;
+  /**
+   * How many resets so far: a request answered across a reset belongs to the history the reset
+   * cleared, and is not journalled.
+   */
+  resets(): number;
+  /** Serves a control-plane request (`/__mock`): access, route, body and handler. */
+  control(
+    request: MockRequest,
+    line: RequestLine,
+    body: RequestBody,
+    requestId: string,
+  ): Promise<MockResponse>;
+}
+
+/**
+ * Handles one request and never throws: every failure becomes an error answer. When
+ * `options.signal` aborts (the client has gone), the request stops at the next stage and is
+ * answered with nothing ({@link droppedResponse}).
+ */
+export async function handleRequest(
+  parts: PipelineParts,
+  request: MockRequest,
+  options: HandleOptions = {},
+): Promise<MockResponse> {
+  const started = parts.now();
+  const resets = parts.resets();
+  const requestId = parts.journal.nextRequestId();
+  const body = new RequestBody(request);
+  let response: MockResponse;
+  try {
+    checkHost(request, options.allowedHosts);
+    const line = readRequestLine(request);
+    response = line.control
+      ? await parts.control(request, line, body, requestId)
+      : await api(parts, request, line, body, requestId, options);
+  } catch (error) {
+    response = errorResponse(error, requestId);
+  }
+  if (options.signal?.aborted) response = droppedResponse();
+  withRequestId(response, requestId);
+  if (parts.resets() === resets) {
+    // Only a body a stage read is recorded: a request refused before the body stage (429, 401, 404,
+    // 413) is journalled with `[not read]`, its body never parsed; one read for a sender who never
+    // authenticated (a failed login) with `[not kept]`.
+    parts.journal.record(request, response, requestId, started, parts.now(), body.forJournal());
+  }
+  return response;
+}
+
+/** The stages of an API request, after the request line. */
+async function api(
+  parts: PipelineParts,
+  request: MockRequest,
+  line: RequestLine,
+  body: RequestBody,
+  requestId: string,
+  { signal, maxBodyBytes }: HandleOptions,
+): Promise<MockResponse> {
+  parts.rateLimiter.check(clientOf(request, parts.trustProxy), parts.now());
+  const injected = await parts.faults.apply(line.method, line.path, requestId);
+  if (injected) return injected;
+  const route = resolveRoute(line.method, line.path);
+  const account = route.definition.auth
+    ? await authenticate(request.headers, parts.login, parts.accounts(), parts.now())
+    : undefined;
+  if (account) body.trust();
+  // An open route (login) takes only a body declared JSON: no page can send one without a preflight.
+  const sent = await body.value(maxBodyBytes ?? parts.maxBodyBytes, {
+    requireContentType: !route.definition.auth,
+  });
+  const input = validateInput(route, line, sent);
+  if (signal?.aborted) return droppedResponse();
+  const result = await operations[route.name]({ account, ...input, services: parts.services, signal });
+  // An open route's sender proved who it is by succeeding (a login with the right keys).
+  body.trust();
+  if (signal?.aborted) return droppedResponse();
+  return successResponse(route.definition, result);
+}
