@@ -21,6 +21,7 @@ export { MockCore, type MockOptions } from './app/mock.js';
 export { OPTION_RANGES } from './app/options.js';
 export { RESET_STAGES, type ResetStage } from './app/reset.js';
 export { DEFAULT_LOGIN_THROTTLE, LOGIN_THROTTLE_RANGES, type LoginThrottleOption } from './auth/login.js';
+export type { ControlExposure } from './control/access.js';
 export { ClockBody } from './control/clock.js';
 export { RateLimitBody } from './control/rate-limit.js';
 export type { ControlPlane, WebhookControl } from './control/route.js';
@@ -68,6 +69,7 @@ export {
   WebhookHub,
   type WebhookHubOptions,
 } from './domain/webhooks.js';
+export type { NumberRange } from './errors/ranges.js';
 export { HttpError } from './errors.js';
 export type { HandleOptions, MockRequest, MockResponse } from './http/message.js';
 export type { MockClock } from './pipeline/clock.js';

@@ -54,7 +54,8 @@ const SEEDED_FIELDS: readonly EventField[] = [
   'mutationType',
 ];
 
-const FIELDS: readonly EventField[] = [
+/** The event fields kept dictionary-coded, one column each (and the facets' fields). */
+export const EVENT_FIELDS: readonly EventField[] = [
   'integrationId',
   'eventType',
   'providerType',
@@ -141,7 +142,7 @@ export class EventColumns {
 
   constructor() {
     this.#columns = Object.fromEntries(
-      FIELDS.map((field) => [field, { dictionary: new Dictionary(), codes: new IntColumn() }]),
+      EVENT_FIELDS.map((field) => [field, { dictionary: new Dictionary(), codes: new IntColumn() }]),
     ) as Record<EventField, FieldColumn>;
   }
 
@@ -205,7 +206,7 @@ export class EventColumns {
     for (let i = 0; i < WORDS; i++) this.#words.push(0);
     this.#accountCodes.push(this.#accounts.code(event.account_id));
     this.#time.push(Date.parse(event.event_timestamp));
-    for (const field of FIELDS) {
+    for (const field of EVENT_FIELDS) {
       const column = this.#columns[field];
       column.codes.push(column.dictionary.code(READ[field](event)));
     }
@@ -309,7 +310,7 @@ export class EventColumns {
       kinds,
       this.#accountCodes.data,
       this.#listCodes.data,
-      ...FIELDS.map((field) => this.#columns[field].codes.data),
+      ...EVENT_FIELDS.map((field) => this.#columns[field].codes.data),
     ];
     const times = this.#time.data;
     let to = 0;
@@ -328,7 +329,7 @@ export class EventColumns {
     this.#time.truncate(to);
     this.#accountCodes.truncate(to);
     this.#listCodes.truncate(to);
-    for (const field of FIELDS) this.#columns[field].codes.truncate(to);
+    for (const field of EVENT_FIELDS) this.#columns[field].codes.truncate(to);
     this.#holes = 0;
     this.#shrinkDictionaries(to);
     return renumber;
@@ -343,7 +344,7 @@ export class EventColumns {
   #shrinkDictionaries(length: number): void {
     const columns: Array<{ dictionary: Dictionary; codes: Int32Array; field?: EventField }> = [
       { dictionary: this.#accounts, codes: this.#accountCodes.data },
-      ...FIELDS.map((field) => ({
+      ...EVENT_FIELDS.map((field) => ({
         dictionary: this.#columns[field].dictionary,
         codes: this.#columns[field].codes.data,
         field,

@@ -18,7 +18,7 @@ import { SimulatedRunBody } from '../../src/domain/simulate.js';
 import { NotificationBody } from '../../src/domain/webhooks.js';
 import { HttpError } from '../../src/errors.js';
 import { FaultBody } from '../../src/pipeline/faults.js';
-import { expectError, setup } from '../helpers.js';
+import { expectError, refusal, setup } from '../helpers.js';
 
 const SIZES = {
   accounts: 2,
@@ -119,17 +119,6 @@ const CONCEPTS: Concept[] = [
   },
 ];
 
-/** The HttpError an in-process call throws. */
-function thrown(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
-
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -140,7 +129,7 @@ describe('control input is checked once, with the schema its route declares', ()
       const m = await setup({ sizes: SIZES });
       const http = await m.call(concept.method, concept.path(m), { token: null, body: concept.bad });
       const body = expectError(http, 400, 'validation_failed');
-      const inProcess = thrown(() => concept.inProcess(m, structuredClone(concept.bad)));
+      const inProcess = refusal(() => concept.inProcess(m, structuredClone(concept.bad)));
       expect([inProcess.status, inProcess.code]).toEqual([400, 'validation_failed']);
       expect(inProcess.message).toBe(body.message);
       expect(inProcess.issues).toEqual(body.issues);
@@ -164,7 +153,7 @@ describe('control input is checked once, with the schema its route declares', ()
     const m = await setup({ sizes: SIZES });
     const http = await m.call('POST', `/__mock/stacks/${stackOf(m)}/findings`, { token: null });
     const body = expectError(http, 400, 'validation_failed');
-    const inProcess = thrown(() => m.core.control.recordFinding(stackOf(m), undefined as never));
+    const inProcess = refusal(() => m.core.control.recordFinding(stackOf(m), undefined as never));
     expect(inProcess.issues).toEqual(body.issues);
     expect(body.issues?.[0]?.path).toBe('kind');
   });
@@ -178,7 +167,7 @@ describe('control input is checked once, with the schema its route declares', ()
     });
     const body = expectError(http, 400, 'validation_failed');
     expect(parse).toHaveBeenCalledTimes(1);
-    const inProcess = thrown(() => m.core.control.setRateLimit({ limit: 0, windowSeconds: 60 }));
+    const inProcess = refusal(() => m.core.control.setRateLimit({ limit: 0, windowSeconds: 60 }));
     expect(inProcess.issues).toEqual(body.issues);
     const ok = await m.call('POST', '/__mock/rate-limit', { token: null, body: { enabled: true, limit: 7 } });
     expect(ok.body).toEqual({ enabled: true, limit: 7, windowSeconds: 60 });
@@ -187,9 +176,9 @@ describe('control input is checked once, with the schema its route declares', ()
 
   it('the in-process methods check for JavaScript callers: a wrong type is a 400, not a crash', () => {
     const core = new MockCore({ sizes: SIZES });
-    const error = thrown(() => core.control.simulateRun('x', { changes: 'all' } as never));
+    const error = refusal(() => core.control.simulateRun('x', { changes: 'all' } as never));
     expect(error.issues?.[0]?.path).toBe('changes');
-    expect(thrown(() => core.control.addFault({ path: 5 } as never)).issues?.[0]?.path).toBe('path');
+    expect(refusal(() => core.control.addFault({ path: 5 } as never)).issues?.[0]?.path).toBe('path');
   });
 });
 

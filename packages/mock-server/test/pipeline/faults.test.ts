@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseControlBody } from '../../src/control/route.js';
 import { HttpError } from '../../src/errors.js';
 import { FAULT_LIMITS, type Fault, FaultBody, FaultBook, type FaultRule } from '../../src/pipeline/faults.js';
+import { refusal } from '../helpers.js';
 
 /** Adds a rule as `control.addFault` and `POST /__mock/faults` do: checked by `FaultBody` first. */
 function add(book: FaultBook, rule: FaultRule): Fault {
@@ -67,16 +68,6 @@ describe('faults stage', () => {
   });
 
   describe('bounds (hostile input)', () => {
-    function refusal(fn: () => unknown): HttpError {
-      try {
-        fn();
-      } catch (error) {
-        if (error instanceof HttpError) return error;
-        throw error;
-      }
-      throw new Error('expected a refusal');
-    }
-
     it('refuses a path pattern longer than the limit, naming the field', () => {
       const error = refusal(() =>
         add(new FaultBook(), { path: `/${'a'.repeat(FAULT_LIMITS.maxPathLength)}` }),

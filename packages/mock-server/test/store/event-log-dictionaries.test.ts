@@ -8,6 +8,7 @@
 import type { Event, EventAttribute, EventField } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import { Dictionary } from '../../src/store/dictionary.js';
+import { EVENT_FIELDS } from '../../src/store/event-columns.js';
 import { EventLog, type EventLog as EventLogType } from '../../src/store/event-log.js';
 import { generateLazyState } from '../../src/store/seed.js';
 
@@ -35,18 +36,9 @@ function event(i: number, attributes?: EventAttribute[]): Event {
   };
 }
 
-const FIELDS: readonly EventField[] = [
-  'integrationId',
-  'eventType',
-  'providerType',
-  'assetType',
-  'assetId',
-  'mutationType',
-];
-
 /** Every answer the log gives that depends on its dictionaries, for comparing two logs. */
 async function answers(log: EventLogType) {
-  const facets = FIELDS.map((field) => ({ field, size: 100 }));
+  const facets = EVENT_FIELDS.map((field) => ({ field, size: 100 }));
   return {
     all: await log.search({}, { size: 150 }, facets),
     text: await log.search({ needle: 'labels-19' }, { size: 150 }, facets),
