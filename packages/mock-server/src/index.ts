@@ -78,6 +78,7 @@ export { JOURNAL_RANGES, type JournalEntry } from './pipeline/journal.js';
 export { RATE_LIMIT_RANGES, type TrustProxy } from './pipeline/rate-limit.js';
 export { Collection, type QueryOptions } from './query/collection.js';
 export type { SortValue } from './query/compare.js';
+export { SIZE_RANGES } from './store/seed/limits.js';
 export { type GenerateStateOptions, generateState } from './store/seed.js';
 export {
   type AccountState,

@@ -2,7 +2,9 @@ import { ErrorBody } from '@iacm/sdk/contract';
 import { expect } from 'vitest';
 import { MockCore, type MockOptions } from '../src/app/mock.js';
 import { HttpError } from '../src/errors.js';
-import type { MockResponse } from '../src/http/message.js';
+import type { MockRequest, MockResponse } from '../src/http/message.js';
+import type { Journal, JournalBody } from '../src/pipeline/journal.js';
+import { readRequestLine } from '../src/pipeline/request.js';
 
 /** A request as tests write it. */
 export interface Call {
@@ -111,4 +113,37 @@ export function tagRuleBody(name: string) {
     criteria: { tag: { tagEnforcementMode: 'requiredTags', requiredTags: ['team'] } },
     severity: 3,
   };
+}
+
+/**
+ * Writes a request into a journal as the stage sequence does: the request line as the request stage
+ * reads it, the body as read (a function is called now: what it answers, or what it throws).
+ */
+export function record(
+  journal: Journal,
+  request: MockRequest,
+  response: MockResponse,
+  requestId: string,
+  started: number,
+  now: number,
+  body: JournalBody | (() => unknown),
+): void {
+  const line = readRequestLine(request);
+  let read: JournalBody;
+  if (typeof body !== 'function') read = body;
+  else {
+    try {
+      read = { value: body() };
+    } catch (error) {
+      read = { error };
+    }
+  }
+  journal.record(
+    { method: line.method, path: request.path, query: line.query, headers: request.headers },
+    response,
+    requestId,
+    started,
+    now,
+    read,
+  );
 }

@@ -8,11 +8,18 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { StateSchema } from '../control/state.js';
+import { FAULT_DELAY_RANGE } from '../pipeline/faults.js';
 import { isLoopbackHost } from '../pipeline/host.js';
 import { JOURNAL_RANGES } from '../pipeline/journal.js';
-import { estimateSeedBytes, SEED_MEMORY_BUDGET, SIZE_MAXIMA } from '../store/seed/limits.js';
+import {
+  estimateSeedBytes,
+  SEED_MEMORY_BUDGET,
+  SEED_TEXT_LENGTH,
+  SIZE_MAXIMA,
+  SIZE_RANGES,
+} from '../store/seed/limits.js';
 import { DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from '../store/state.js';
-import { MAX_TIMEOUT_MS } from './timeouts.js';
+import { MAX_TIMEOUT_MS, SERVER_TIMEOUT_RANGE } from './timeouts.js';
 
 export { estimateSeedBytes, SEED_MEMORY_BUDGET, SIZE_MAXIMA };
 
@@ -26,8 +33,8 @@ export class UsageError extends Error {
 /** The key pair of the primary account when neither `--access-key`/`--secret-key` nor `--state` give one. */
 export const DEMO_KEYS = { accessKey: 'iacm_ak_demo', secretKey: 'iacm_sk_demo' } as const;
 
-/** The longest `--delay`, milliseconds (the longest fault delay of the control plane too). */
-export const MAX_DELAY_MS = 120_000;
+/** The longest `--delay`, milliseconds: the top of `FAULT_DELAY_RANGE` (a fault's and the `delayMs` option's). */
+export const MAX_DELAY_MS = FAULT_DELAY_RANGE.max;
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -104,14 +111,15 @@ export const JOURNAL_MAXIMA = {
   bytes: JOURNAL_RANGES.maxBytes.max,
 } as const;
 
-const SIZE_FLAGS: ReadonlyArray<readonly [keyof SeedSizes, string, number]> = [
-  ['accounts', 'accounts', 1],
-  ['workspaces', 'workspaces', 0],
-  ['runsPerWorkspace', 'runs-per-workspace', 0],
-  ['rules', 'rules', 0],
-  ['stacks', 'stacks', 0],
-  ['events', 'events', 0],
-  ['integrations', 'integrations', 1],
+/** The size flags and their size; each takes its size's range (`SIZE_RANGES`). */
+const SIZE_FLAGS: ReadonlyArray<readonly [keyof SeedSizes, string]> = [
+  ['accounts', 'accounts'],
+  ['workspaces', 'workspaces'],
+  ['runsPerWorkspace', 'runs-per-workspace'],
+  ['rules', 'rules'],
+  ['stacks', 'stacks'],
+  ['events', 'events'],
+  ['integrations', 'integrations'],
 ];
 
 const quote = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value);
@@ -248,17 +256,18 @@ export function parseCommandLine(
 
   let seed: number | string = DEFAULT_SEED;
   if (seedText !== undefined) {
-    if (seedText === '' || seedText.length > 200)
+    if (seedText.length < SEED_TEXT_LENGTH.min || seedText.length > SEED_TEXT_LENGTH.max)
       throw new UsageError(
-        `--seed expects a number or a text of 1 to 200 characters, received ${quote(seedText)}`,
+        `--seed expects a number or a text of ${SEED_TEXT_LENGTH.min} to ${SEED_TEXT_LENGTH.max} characters, received ${quote(seedText)}`,
       );
     seed = /^\d+$/.test(seedText) && Number.isSafeInteger(Number(seedText)) ? Number(seedText) : seedText;
   }
 
   const sizes: SeedSizes = { ...DEFAULT_SIZES };
-  for (const [key, flag, min] of SIZE_FLAGS) {
+  for (const [key, flag] of SIZE_FLAGS) {
     const value = str(flag);
-    if (value !== undefined) sizes[key] = wholeNumber(flag, value, min, SIZE_MAXIMA[key]);
+    if (value !== undefined)
+      sizes[key] = wholeNumber(flag, value, SIZE_RANGES[key].min, SIZE_RANGES[key].max);
   }
   const bytes = estimateSeedBytes(sizes);
   if (bytes > SEED_MEMORY_BUDGET) {
@@ -277,7 +286,10 @@ export function parseCommandLine(
     throw new UsageError(`--${accessKey === '' ? 'access-key' : 'secret-key'} expects a non-empty key`);
 
   const delayText = str('delay');
-  const delayMs = delayText === undefined ? undefined : wholeNumber('delay', delayText, 0, MAX_DELAY_MS);
+  const delayMs =
+    delayText === undefined
+      ? undefined
+      : wholeNumber('delay', delayText, FAULT_DELAY_RANGE.min, FAULT_DELAY_RANGE.max);
 
   const logFormat = str('log-format') ?? 'text';
   if (logFormat !== 'text' && logFormat !== 'json')
@@ -306,16 +318,22 @@ export function parseCommandLine(
   const journalLimit =
     journalText === undefined
       ? undefined
-      : wholeNumber('journal-limit', journalText, 0, JOURNAL_MAXIMA.limit);
+      : wholeNumber('journal-limit', journalText, JOURNAL_RANGES.limit.min, JOURNAL_RANGES.limit.max);
   const journalBytesText = str('journal-max-bytes');
   const journalMaxBytes =
     journalBytesText === undefined
       ? undefined
-      : wholeNumber('journal-max-bytes', journalBytesText, 0, JOURNAL_MAXIMA.bytes);
+      : wholeNumber(
+          'journal-max-bytes',
+          journalBytesText,
+          JOURNAL_RANGES.maxBytes.min,
+          JOURNAL_RANGES.maxBytes.max,
+        );
   const timeouts: ServeOptions['timeouts'] = {};
   for (const [flag, key] of TIMEOUT_FLAGS) {
     const text = str(flag);
-    if (text !== undefined) timeouts[key] = wholeNumber(flag, text, 1, MAX_TIMEOUT_MS);
+    if (text !== undefined)
+      timeouts[key] = wholeNumber(flag, text, SERVER_TIMEOUT_RANGE.min, SERVER_TIMEOUT_RANGE.max);
   }
   const loopback = isLoopbackHost(host);
 

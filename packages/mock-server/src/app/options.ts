@@ -21,7 +21,7 @@ import { checkSnapshot } from '../control/state.js';
 import { type AccountLimits, toAccountLimits } from '../domain/caps.js';
 import { type DeliveryPolicy, toDeliveryPolicy } from '../domain/delivery-policy.js';
 import { type RetentionBounds, toRetentionBounds } from '../domain/retention.js';
-import { checkOptionRange, type NumberRange } from '../errors/ranges.js';
+import { checkOptionRange, type NumberRange, resolveOptionGroup } from '../errors/ranges.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../pipeline/body.js';
 import { FAULT_DELAY_RANGE } from '../pipeline/faults.js';
 import {
@@ -32,14 +32,23 @@ import {
   type JournalBounds,
 } from '../pipeline/journal.js';
 import { type RateLimit, type TrustProxy, toRateLimit } from '../pipeline/rate-limit.js';
-import { checkSeedSizes } from '../store/seed/limits.js';
-import { DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from '../store/state.js';
+import { checkSeedOption, checkSeedSizes, SIZE_GROUP } from '../store/seed/limits.js';
+import { DEFAULT_SEED, type MockState, type SeedSizes } from '../store/state.js';
 
 /** Options of a mock server core. */
 export interface MockOptions {
-  /** Seed of the generated data. Default 1. */
+  /**
+   * Seed of the generated data: an integer (a safe one, -(2^53 - 1) to 2^53 - 1) or a text of 1 to
+   * 200 characters, as `POST /__mock/seed` takes. Default 1. Else a `RangeError`.
+   */
   seed?: number | string;
-  /** Sizes of the generated data (merged with the defaults). */
+  /**
+   * Sizes of the generated data (merged with the defaults), each within its range: `accounts` 1 to
+   * 50, `workspaces` 0 to 100,000, `runsPerWorkspace` 0 to 100, `rules` 0 to 10,000, `stacks` 0 to
+   * 100,000, `events` 0 to 1,000,000, `integrations` 1 to 1,000, and all of them together within
+   * about 1.5 GB of memory (as `POST /__mock/seed` and the CLI's size flags). Out of range: a
+   * `RangeError` naming the size.
+   */
   sizes?: Partial<SeedSizes>;
   /**
    * Start from this snapshot instead of generating data. Checked as `control.setState` and `PUT
@@ -200,6 +209,20 @@ function numberOption(options: MockOptions, name: keyof typeof OPTION_RANGES, fa
     : checkOptionRange(`MockOptions ${name}`, value, OPTION_RANGES[name]);
 }
 
+/**
+ * The data the `seed` and `sizes` options ask for, checked as `POST /__mock/seed` checks them: the
+ * seed (`SEED_RANGE` or a text of `SEED_TEXT_LENGTH`), each size within `SIZE_RANGES`, then all of
+ * them within the memory budget; a `RangeError` naming the option otherwise (`MockOptions
+ * sizes.accounts: expected an integer from 1 to 50, received 0`).
+ */
+function seededData(options: MockOptions): DataSource {
+  const seed = options.seed === undefined ? DEFAULT_SEED : checkSeedOption('MockOptions seed', options.seed);
+  const sizes = resolveOptionGroup(SIZE_GROUP, options.sizes, 'MockOptions sizes', 'size');
+  const problem = checkSeedSizes(sizes);
+  if (problem) throw new RangeError(`MockOptions ${problem.field}: ${problem.message}`);
+  return { seed, sizes };
+}
+
 /** Who may use the control plane over HTTP, as the options say (`control`, `controlToken`). */
 export function controlAccessOf(options: Pick<MockOptions, 'control' | 'controlToken'>): ControlAccess {
   return { enabled: options.control !== false, token: options.controlToken };
@@ -211,15 +234,9 @@ export function controlAccessOf(options: Pick<MockOptions, 'control' | 'controlT
  * is not a snapshot.
  */
 export function startConfiguration(options: MockOptions): StartConfiguration {
-  if (!options.state) {
-    const problem = checkSeedSizes({ ...DEFAULT_SIZES, ...options.sizes });
-    if (problem) throw new RangeError(`MockOptions ${problem.field}: ${problem.message}`);
-  }
   const trustProxy = options.trustProxy ?? false;
   return Object.freeze({
-    data: options.state
-      ? { snapshot: JSON.stringify(checkSnapshot(options.state)) }
-      : { seed: options.seed ?? DEFAULT_SEED, sizes: { ...DEFAULT_SIZES, ...options.sizes } },
+    data: options.state ? { snapshot: JSON.stringify(checkSnapshot(options.state)) } : seededData(options),
     rateLimit: toRateLimit(options.rateLimit),
     deliveryPolicy: toDeliveryPolicy(options.deliveryPolicy),
     retention: toRetentionBounds(options.retention),

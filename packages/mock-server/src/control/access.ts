@@ -10,7 +10,7 @@
  * @module
  */
 
-import { readHeader } from '@iacm/sdk/contract';
+import { isJsonMediaType, readHeader } from '@iacm/sdk/contract';
 import { constantTimeEqual } from '../auth/jwt.js';
 import { HttpError } from '../errors.js';
 import type { MockRequest } from '../http/message.js';
@@ -63,12 +63,12 @@ export async function checkControlAccess(request: MockRequest, access: ControlAc
 
 /**
  * Checks a matched control route's content type: a mutating request (POST, PUT, PATCH, DELETE) must
- * say `Content-Type: application/json`, even with no body; 415 naming the header otherwise.
+ * say it sends JSON, even with no body (so no web page can send one without a preflight), by the
+ * contract's one rule (`isJsonMediaType`: `application/json` or `application/<name>+json`, UTF-8);
+ * 415 naming the header otherwise.
  */
 export function checkControlContentType(method: string, contentType: string | undefined): void {
-  if (!MUTATING.has(method)) return;
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type === 'application/json') return;
+  if (!MUTATING.has(method) || isJsonMediaType(contentType)) return;
   throw new HttpError(
     415,
     'unsupported_media_type',

@@ -15,6 +15,7 @@ import { FindingBody } from '../domain/findings.js';
 import { SimulatedRunBody } from '../domain/simulate.js';
 import { NotificationBody } from '../domain/webhooks.js';
 import { FaultBody } from '../pipeline/faults.js';
+import { journalListingLimit } from './journal.js';
 import { controlRateLimit } from './rate-limit.js';
 import {
   type ControlBodyReader,
@@ -44,7 +45,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     getState: () => core.store.toState(),
     setState: (state) => deps.setState(checkSnapshot(state)),
     accounts: () => core.accounts(),
-    journal: (limit) => deps.journal.list(limit),
+    journal: (limit) => deps.journal.list(journalListingLimit(limit)),
     clearJournal: () => deps.journal.clear(),
     addFault: (rule) => deps.faults.add(parseControlBody(FaultBody, rule)),
     faults: () => deps.faults.list(),
@@ -59,8 +60,8 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     flushDeliveries: () => core.webhooks.flush(),
     webhooks: webhookControl(core),
     setRateLimit: (limit) => deps.rateLimiter.set(controlRateLimit(limit)),
-    // `body` is the parsed body, or a reader (the core passes one, so that the body is read only once
-    // a route matched, with the route's size limit).
+    // `body` is the parsed body, or a reader (`serveControl` passes one, so that the body is read only
+    // once a route matched, with the route's size limit).
     handle: (method, path, query, body, _requestId, http) =>
       dispatchControl(CONTROL_ROUTES, method, path, {
         contentType: http ? http.contentType : null,

@@ -5,6 +5,7 @@ import { parseOr400 } from '../errors.js';
 import {
   RATE_LIMIT_RANGES,
   type RateLimit,
+  rateLimitOf,
   SERVICE_RATE_LIMIT,
   toRateLimit,
 } from '../pipeline/rate-limit.js';
@@ -39,19 +40,17 @@ const CustomRateLimit = z.strictObject(RATE_LIMIT_MEMBERS);
  * in-process control methods answer as the routes do).
  */
 export function controlRateLimit(setting: unknown): RateLimit | undefined {
-  return toRateLimit(typeof setting === 'boolean' ? setting : parseOr400(CustomRateLimit, setting));
+  if (typeof setting === 'boolean') return toRateLimit(setting);
+  return rateLimitOf(parseOr400(CustomRateLimit, setting));
 }
 
 /** The rate limit a checked {@link RateLimitBody} names: off, or its members (the service's when absent). */
-function rateLimitOf(body: z.output<typeof RateLimitBody>): RateLimit | undefined {
-  return toRateLimit(
-    body.enabled
-      ? {
-          limit: body.limit ?? SERVICE_RATE_LIMIT.limit,
-          windowSeconds: body.windowSeconds ?? SERVICE_RATE_LIMIT.windowSeconds,
-        }
-      : false,
-  );
+function bodyRateLimit(body: z.output<typeof RateLimitBody>): RateLimit | undefined {
+  if (!body.enabled) return undefined;
+  return rateLimitOf({
+    limit: body.limit ?? SERVICE_RATE_LIMIT.limit,
+    windowSeconds: body.windowSeconds ?? SERVICE_RATE_LIMIT.windowSeconds,
+  });
 }
 
 /** The rate-limit route. */
@@ -62,7 +61,7 @@ export const rateLimitRoutes: readonly ControlRoute[] = [
     summary: "the service's rate limit, off by default: { enabled, limit?, windowSeconds? }",
     body: RateLimitBody,
     handler: ({ deps, body }) => {
-      deps.rateLimiter.set(rateLimitOf(body));
+      deps.rateLimiter.set(bodyRateLimit(body));
       const current = deps.rateLimiter.setting;
       return ok(
         current

@@ -75,10 +75,11 @@ export interface ControlPlane {
   /** Waits until every webhook delivery in progress, retries included, has finished. */
   flushDeliveries(): Promise<void>;
   /**
-   * Serves the control plane over HTTP (the core calls it for paths under `/__mock`, after checking
-   * access). `body` is the parsed body, or a reader `(limit) => Promise<body>`: the core passes a reader,
-   * called only once a route matched, with that route's size limit. `http` carries what came over
-   * HTTP: with it, a mutating route needs `http.contentType` to be `application/json` (415 otherwise).
+   * Serves the control plane over HTTP (`control/serve.ts` calls it for paths under `/__mock`, after
+   * checking access). `body` is the parsed body, or a reader `(limit) => Promise<body>`: `serveControl`
+   * passes a reader, called only once a route matched, with that route's size and JSON bounds. `http`
+   * carries what came over HTTP: with it, a mutating route needs a JSON `http.contentType` (the
+   * contract's `isJsonMediaType`; 415 otherwise).
    */
   handle(
     method: string,

@@ -1,34 +1,55 @@
 /** Control route: `POST /__mock/seed`, new data from a seed and sizes. @module */
 import * as z from 'zod';
+import { optionGroupSchema, rangeSchema } from '../errors/ranges.js';
 import { stripUndefined } from '../http/objects.js';
-import { checkSeedSizes, SIZE_MAXIMA } from '../store/seed/limits.js';
+import {
+  checkSeedSizes,
+  SEED_EXPECTED,
+  SEED_RANGE,
+  SEED_TEXT_LENGTH,
+  SIZE_GROUP,
+} from '../store/seed/limits.js';
 import { DEFAULT_SIZES } from '../store/state.js';
 import { type ControlDeps, type ControlRoute, controlRoute, ok } from './route.js';
 
-const count = (max: number) => z.number().int().min(0).max(max);
+/**
+ * A seed, as `POST /__mock/seed`, `control.seed` and a snapshot's `seed` take it: a number within
+ * `SEED_RANGE` or a text of `SEED_TEXT_LENGTH` characters (the `seed` option's range too); one issue
+ * naming both otherwise.
+ */
+export const SeedValue = z.union(
+  [
+    rangeSchema(SEED_RANGE),
+    z
+      .string()
+      .min(SEED_TEXT_LENGTH.min, { error: `expected ${SEED_EXPECTED}` })
+      .max(SEED_TEXT_LENGTH.max, { error: `expected ${SEED_EXPECTED}` }),
+  ],
+  { error: `expected ${SEED_EXPECTED}` },
+);
 
 /**
- * Body of `POST /__mock/seed`: each size within its documented maximum (`SIZE_MAXIMA`), and the sizes
- * together within the memory budget (`SEED_MEMORY_BUDGET`); 400 naming the field otherwise.
+ * Seed sizes, some or all, each within its range (`SIZE_RANGES`, as the `sizes` option, the CLI's
+ * size flags and `generateState`): `POST /__mock/seed`'s and a snapshot's `sizes`.
+ */
+export const SeedSizesBody = optionGroupSchema(SIZE_GROUP);
+
+/**
+ * Body of `POST /__mock/seed`: a seed (a number within `SEED_RANGE` or a text of 1 to 200
+ * characters), each size within its range
+ * (`SIZE_RANGES`), and the sizes together within the memory budget (`SEED_MEMORY_BUDGET`); 400
+ * naming the field otherwise.
  */
 export const SeedBody = z
   .strictObject({
-    seed: z.union([z.number().int(), z.string().min(1).max(200)]),
-    sizes: z
-      .strictObject({
-        accounts: count(SIZE_MAXIMA.accounts).min(1).optional(),
-        workspaces: count(SIZE_MAXIMA.workspaces).optional(),
-        runsPerWorkspace: count(SIZE_MAXIMA.runsPerWorkspace).optional(),
-        rules: count(SIZE_MAXIMA.rules).optional(),
-        stacks: count(SIZE_MAXIMA.stacks).optional(),
-        events: count(SIZE_MAXIMA.events).optional(),
-        integrations: count(SIZE_MAXIMA.integrations).min(1).optional(),
-      })
-      .optional(),
+    seed: SeedValue,
+    sizes: SeedSizesBody.optional(),
   })
   .superRefine((body, ctx) => {
     const problem = checkSeedSizes({ ...DEFAULT_SIZES, ...stripUndefined(body.sizes ?? {}) });
-    if (problem) ctx.addIssue({ code: 'custom', path: problem.field.split('.'), message: problem.message });
+    // A size out of its range has its issue already (the member's schema); this adds the budget's.
+    if (problem?.field === 'sizes')
+      ctx.addIssue({ code: 'custom', path: ['sizes'], message: problem.message });
   });
 
 /** Generates new data from a body {@link SeedBody} checked: the route's and `control.seed`'s one path. */

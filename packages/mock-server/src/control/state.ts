@@ -19,11 +19,10 @@ import {
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import { rangeSchema } from '../errors/ranges.js';
 import { HttpError, parseOr400 } from '../errors.js';
-import { SIZE_MAXIMA } from '../store/seed/limits.js';
-import type { MockState, SeedSizes } from '../store/state.js';
+import type { MockState } from '../store/state.js';
 import { type ControlRoute, controlRoute, ok } from './route.js';
+import { SeedSizesBody, SeedValue } from './seed.js';
 
 const MockAccountSchema = z.strictObject({
   id: ObjectId.toLowerCase(),
@@ -32,22 +31,18 @@ const MockAccountSchema = z.strictObject({
   secretKey: z.string().min(1),
 });
 
-/** One seed size of a snapshot: a whole number from 0 to its documented maximum (`SIZE_MAXIMA`). */
-const size = (name: keyof SeedSizes) => rangeSchema({ min: 0, max: SIZE_MAXIMA[name] }).optional();
-
-/** A snapshot, as `PUT /__mock/state` checks it. */
+/**
+ * A snapshot, as `PUT /__mock/state` checks it. Its `seed` and `sizes` only record how its data was
+ * made (they are never used to make it again when it loads), yet they are held to what a seed and
+ * sizes may be everywhere else (`SeedValue`, `SeedSizesBody` of `control/seed.ts`: the same ranges as
+ * `POST /__mock/seed`, the `seed` and `sizes` options and the CLI): every snapshot a mock gives
+ * records them so, and `POST /__mock/seed` with them (what a 409 for a too large state advises)
+ * makes the same data again.
+ */
 export const StateSchema = z.strictObject({
   version: z.literal(1),
-  seed: z.union([z.number(), z.string()]),
-  sizes: z.strictObject({
-    accounts: size('accounts'),
-    workspaces: size('workspaces'),
-    runsPerWorkspace: size('runsPerWorkspace'),
-    rules: size('rules'),
-    stacks: size('stacks'),
-    events: size('events'),
-    integrations: size('integrations'),
-  }),
+  seed: SeedValue,
+  sizes: SeedSizesBody,
   accounts: z
     .array(
       z.strictObject({

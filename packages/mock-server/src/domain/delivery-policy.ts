@@ -16,7 +16,6 @@ import {
   optionGroupSchema,
   resolveOptionGroup,
 } from '../errors/ranges.js';
-import { parseOr400 } from '../errors.js';
 
 /**
  * Delivery retry policy: `attempts` (1 to 10, default 5), `baseDelayMs` (100 to 60,000, default
@@ -74,14 +73,6 @@ export const DeliveryPolicyBody = optionGroupSchema(DELIVERY_POLICY_GROUP);
 
 /** A partial delivery policy once {@link DeliveryPolicyBody} checked it: each member given within its range. */
 export type DeliveryPolicyPatch = z.output<typeof DeliveryPolicyBody>;
-
-/**
- * A partial policy from a caller that is not typed (the in-process control method), checked once by
- * {@link DeliveryPolicyBody}: a 400 naming the member, its range and what came.
- */
-export function parseDeliveryPolicy(value: unknown): DeliveryPolicyPatch {
-  return parseOr400(DeliveryPolicyBody, value ?? {});
-}
 
 /**
  * A whole policy from the defaults and a partial one, checked against the documented ranges.

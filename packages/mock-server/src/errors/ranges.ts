@@ -59,7 +59,7 @@ export function receivedOf(value: unknown): string {
 
 /**
  * The 400 `validation_failed` for a number out of its range, naming the field, the range and what
- * came: `body.limit: expected an integer from 1 to 1000000, received number 0`.
+ * came: `body.limit: expected an integer from 1 to 1000000 (requests), received number 0`.
  * @param field the field's dotted path inside `location` (`limit`, `sizes.workspaces`).
  */
 export function outOfRange(
@@ -92,7 +92,7 @@ export function checkRange(
 
 /**
  * `value`, when it is within `range`; else throws a `RangeError` naming the option, the range and
- * what came: `MockOptions rateLimit.limit: expected an integer from 1 to 1000000, received 0`. For
+ * what came: `MockOptions rateLimit.limit: expected an integer from 1 to 1000000 (requests), received 0`. For
  * the options a mock is created with.
  * @param label the option, as the message names it (`MockOptions rateLimit.limit`).
  */

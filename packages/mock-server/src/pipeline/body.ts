@@ -101,8 +101,8 @@ export class RequestBody {
   }
 
   /**
-   * The body as read, for the journal: the parsed value, or throws what reading threw; `undefined`
-   * while it is not read (or not yet settled).
+   * The body as read: the parsed value, or throws what reading threw; `undefined` while it is not
+   * read (or not yet settled).
    */
   settled(): unknown {
     if (!this.#settled) return undefined;
@@ -121,11 +121,11 @@ export class RequestBody {
   /**
    * The body as the journal is given it: `undefined` when no stage read it, `[not kept]` when it was
    * read but its sender never authenticated (a failed login: whatever the refusal, 400 or 401), else
-   * the body as read ({@link settled}).
+   * what reading it gave (the value, `undefined` while it is still being read, or the error).
    */
   forJournal(): JournalBody {
     if (!this.read) return undefined;
-    return this.#trusted ? () => this.settled() : NOT_KEPT;
+    return this.#trusted ? (this.#settled ?? { value: undefined }) : NOT_KEPT;
   }
 }
 

@@ -7,7 +7,7 @@
 
 import { codeOfStatus } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import type { NumberRange } from '../errors/ranges.js';
+import { type NumberRange, rangeSchema } from '../errors/ranges.js';
 import { HttpError } from '../errors.js';
 import { droppedResponse, type MockResponse } from '../http/message.js';
 import { sleep, stripUndefined } from '../http/objects.js';
@@ -15,6 +15,12 @@ import { globMatch } from '../query/glob.js';
 
 /** The documented range of a delay, ms: a fault's `delayMs`, and the `delayMs` option (0 to 120 s). */
 export const FAULT_DELAY_RANGE: NumberRange = Object.freeze({ min: 0, max: 120_000, unit: 'milliseconds' });
+
+/** The documented range of a fault's `times`: how many matching requests it applies to (1 to 1,000,000). */
+export const FAULT_TIMES_RANGE: NumberRange = Object.freeze({ min: 1, max: 1_000_000, unit: 'requests' });
+
+/** The documented range of a fault's `status`: an HTTP status an answer can have (200 to 599). */
+export const FAULT_STATUS_RANGE: NumberRange = Object.freeze({ min: 200, max: 599 });
 
 /** A fault rule: the next `times` matching requests get this answer, delay or dropped connection. */
 export interface FaultRule {
@@ -84,7 +90,11 @@ function isHeaderValue(value: string): boolean {
   return true;
 }
 
-/** Body of `POST /__mock/faults`. */
+/**
+ * Body of `POST /__mock/faults` (and `control.addFault`'s): `times`, `status` and `delayMs` each
+ * within its range (`FAULT_TIMES_RANGE`, `FAULT_STATUS_RANGE`, `FAULT_DELAY_RANGE`),
+ * a 400 naming the member, its range and what came otherwise.
+ */
 export const FaultBody = z
   .strictObject({
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
@@ -93,8 +103,8 @@ export const FaultBody = z
       .min(1)
       .max(FAULT_LIMITS.maxPathLength)
       .startsWith('/', { error: 'expected a path starting with /' }),
-    times: z.number().int().min(1).max(1_000_000).optional(),
-    status: z.number().int().min(200).max(599).optional(),
+    times: rangeSchema(FAULT_TIMES_RANGE).optional(),
+    status: rangeSchema(FAULT_STATUS_RANGE).optional(),
     headers: z
       .record(
         z
@@ -109,7 +119,7 @@ export const FaultBody = z
       })
       .optional(),
     body: z.unknown().optional(),
-    delayMs: z.number().int().min(0).max(120_000).optional(),
+    delayMs: rangeSchema(FAULT_DELAY_RANGE).optional(),
     drop: z.boolean().optional(),
   })
   .superRefine((rule, ctx) => {

@@ -77,10 +77,10 @@ export async function handleRequest(
   const resets = parts.resets();
   const requestId = parts.journal.nextRequestId();
   const body = new RequestBody(request);
+  const line = readRequestLine(request);
   let response: MockResponse;
   try {
     checkHost(request, options.allowedHosts);
-    const line = readRequestLine(request);
     response = line.control
       ? await parts.control(request, line, body, requestId)
       : await api(parts, request, line, body, requestId, options);
@@ -93,7 +93,14 @@ export async function handleRequest(
     // Only a body a stage read is recorded: a request refused before the body stage (429, 401, 404,
     // 413) is journalled with `[not read]`, its body never parsed; one read for a sender who never
     // authenticated (a failed login) with `[not kept]`.
-    parts.journal.record(request, response, requestId, started, parts.now(), body.forJournal());
+    parts.journal.record(
+      { method: line.method, path: request.path, query: line.query, headers: request.headers },
+      response,
+      requestId,
+      started,
+      parts.now(),
+      body.forJournal(),
+    );
   }
   return response;
 }

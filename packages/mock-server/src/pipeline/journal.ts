@@ -15,7 +15,6 @@ import { redactUrl } from '../domain/webhook-url.js';
 import type { NumberRange } from '../errors/ranges.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
 import { isSecretHeader, REDACTED, redactBody, redactQuery } from '../http/redact.js';
-import { parseQuery } from './request.js';
 
 /** How many requests the journal keeps by default. */
 export const DEFAULT_JOURNAL_LIMIT = 500;
@@ -91,10 +90,25 @@ export function tooLargeToKeepOver(limit: number): string {
 
 /**
  * The body of a request as the journal is given it: `undefined` when no stage read it, {@link NOT_KEPT}
- * when it was read but must not be kept (its sender never authenticated), else a function that
- * answers the parsed body (or throws what reading it threw).
+ * when it was read but must not be kept (its sender never authenticated), else what reading it gave:
+ * the parsed value (`undefined` for none), or the error it threw.
  */
-export type JournalBody = (() => unknown) | typeof NOT_KEPT | undefined;
+export type JournalBody = { value: unknown } | { error: unknown } | typeof NOT_KEPT | undefined;
+
+/**
+ * The request as the journal writes it down: the request line as the request stage read it (method,
+ * query), the path as sent, and the headers (redacted here).
+ */
+export interface JournalRequest {
+  /** The method, upper-case. */
+  method: string;
+  /** The path as sent. */
+  path: string;
+  /** The query, as the request stage parsed it. */
+  query: Readonly<Record<string, string | string[]>>;
+  /** The headers as sent. */
+  headers: MockRequest['headers'];
+}
 
 /** The bounds of a journal. */
 export interface JournalBounds {
@@ -258,11 +272,11 @@ export class Journal {
 
   /**
    * Writes down an answered request, headers and body redacted. `body` is what the body stage read
-   * ({@link JournalBody}): `undefined` is recorded as `[not read]`, {@link NOT_KEPT} as itself, and a
-   * function is called only when the answer's status lets the body be kept.
+   * ({@link JournalBody}): `undefined` is recorded as `[not read]`, {@link NOT_KEPT} as itself, and
+   * what was read only when the answer's status lets the body be kept.
    */
   record(
-    request: MockRequest,
+    request: JournalRequest,
     response: MockResponse,
     requestId: string,
     started: number,
@@ -282,9 +296,9 @@ export class Journal {
     const head: Head = [
       requestId,
       new Date(started).toISOString(),
-      request.method.toUpperCase(),
+      request.method,
       request.path,
-      redactQuery(parseQuery(request.query)),
+      redactQuery(request.query),
       headers,
       dropped ? 0 : response.status,
       Math.max(0, now - started),
@@ -303,10 +317,11 @@ export class Journal {
    * is nested more than 64 levels (a hand-built body of an in-process call, a cyclic one), or
    * `[too large to keep: ...]` past the body limit; `undefined` for no body.
    */
-  #bodyText(read: () => unknown): string | undefined {
+  #bodyText(read: { value: unknown } | { error: unknown }): string | undefined {
+    if ('error' in read) return NOT_JSON_TEXT;
     let text: string | undefined;
     try {
-      const value = read();
+      const { value } = read;
       // Every value takes at least one character of JSON text: a body of more values than the limit
       // has characters is too large, found without writing it (a 256 MiB snapshot, or a hand-built
       // body sharing one object a million times, which JSON.stringify would write each time). Too

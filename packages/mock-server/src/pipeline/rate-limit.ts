@@ -59,8 +59,12 @@ export function toRateLimit(
 ): RateLimit | undefined {
   if (option === undefined || option === false) return undefined;
   if (option === true) return toRateLimit(SERVICE_RATE_LIMIT, label);
-  const { limit, windowSeconds } = resolveOptionGroup(RATE_LIMIT_GROUP, option, label);
-  return { limit, windowMs: windowSeconds * 1000 };
+  return rateLimitOf(resolveOptionGroup(RATE_LIMIT_GROUP, option, label));
+}
+
+/** A checked custom limit (each member within {@link RATE_LIMIT_RANGES}) as the limiter takes it. */
+export function rateLimitOf(checked: { limit: number; windowSeconds: number }): RateLimit {
+  return { limit: checked.limit, windowMs: checked.windowSeconds * 1000 };
 }
 
 /**

@@ -16,7 +16,6 @@ import { EvaluateBody } from '../../src/domain/dry-run.js';
 import { FindingBody } from '../../src/domain/findings.js';
 import { SimulatedRunBody } from '../../src/domain/simulate.js';
 import { NotificationBody } from '../../src/domain/webhooks.js';
-import { HttpError } from '../../src/errors.js';
 import { FaultBody } from '../../src/pipeline/faults.js';
 import { expectError, refusal, setup } from '../helpers.js';
 

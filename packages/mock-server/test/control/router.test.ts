@@ -74,6 +74,17 @@ describe('the control router', () => {
     expectError(await ctx.call('POST', '/__mock/notifications', xml), 415, 'unsupported_media_type');
   });
 
+  it("takes on mutating routes the JSON media types the API takes, by the contract's one rule", async () => {
+    const ctx = await setup();
+    const as = (type: string) => ({ token: null, rawBody: '{}', headers: { 'content-type': type } });
+    for (const type of ['application/json', 'application/vnd.iacm+json', 'application/json; charset=UTF-8']) {
+      expect((await ctx.call('POST', '/__mock/reset', as(type))).status, type).toBe(200);
+    }
+    for (const type of ['application/json; charset=latin1', 'text/json', 'application/json-seq']) {
+      expectError(await ctx.call('POST', '/__mock/reset', as(type)), 415, 'unsupported_media_type');
+    }
+  });
+
   it('has each method and path once, every one listed with what it does', () => {
     const keys = CONTROL_ROUTES.map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);

@@ -16,6 +16,7 @@ import {
   NOT_READ,
   tooLargeToKeep,
 } from '../../src/pipeline/journal.js';
+import { record } from '../helpers.js';
 import { runInSmallHeap } from './child.js';
 
 const ok = { status: 200, headers: {}, body: undefined };
@@ -238,7 +239,7 @@ describe('the journal holds under hostile input (H1; issue 20, finding 1)', () =
   it('drops the oldest entries past its byte bound, and keeps bodies up to its body bound', () => {
     const journal = new Journal({ limit: 1000, maxBytes: 40_000, maxBodyBytes: 5_000 });
     for (let i = 0; i < 50; i++) {
-      journal.record({ method: 'POST', path: `/p${i}` }, ok, journal.nextRequestId(), 0, 0, () => ({
+      record(journal, { method: 'POST', path: `/p${i}` }, ok, journal.nextRequestId(), 0, 0, () => ({
         text: 'y'.repeat(3_000),
       }));
     }
@@ -247,7 +248,7 @@ describe('the journal holds under hostile input (H1; issue 20, finding 1)', () =
     expect(journal.size).toBe(6);
     expect(journal.list().at(-1)?.path).toBe('/p49');
     expect(journal.list().at(-1)?.body).toEqual({ text: 'y'.repeat(3_000) });
-    journal.record({ method: 'POST', path: '/big' }, ok, journal.nextRequestId(), 0, 0, () => ({
+    record(journal, { method: 'POST', path: '/big' }, ok, journal.nextRequestId(), 0, 0, () => ({
       text: 'z'.repeat(6_000),
     }));
     expect(journal.list().at(-1)?.body).toBe(tooLargeToKeep(6_011));

@@ -35,7 +35,7 @@ describe('seed sizes are capped together, not only one by one (M4)', () => {
 
   it('refuses the same sizes as a MockCore option, before generating anything', () => {
     expect(() => new MockCore({ sizes: { workspaces: 1_000_000_000 } })).toThrow(
-      /sizes\.workspaces: expected a whole number from 0 to 100000, received 1000000000/,
+      /^MockOptions sizes\.workspaces: expected an integer from 0 to 100000, received 1000000000$/,
     );
     expect(() => new MockCore({ sizes: { workspaces: 100_000, runsPerWorkspace: 100 } })).toThrow(
       /MockOptions sizes: /,

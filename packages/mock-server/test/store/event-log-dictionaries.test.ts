@@ -5,7 +5,7 @@
  * answers (pages, facets, filters, free text) stay those of a log made from the kept events alone.
  * The heap bound itself is proven by attack in `test/hostile/caps.test.ts`.
  */
-import type { Event, EventAttribute, EventField } from '@iacm/sdk/contract';
+import type { Event, EventAttribute } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import { Dictionary } from '../../src/store/dictionary.js';
 import { EVENT_FIELDS } from '../../src/store/event-columns.js';

@@ -7,16 +7,18 @@
  * changing one size leaves the other kinds of record of the same seed mostly unchanged.
  */
 
+import { resolveOptionGroup } from '../../errors/ranges.js';
 import { EventLog } from '../event-log.js';
 import { Random, type RandomState } from '../random.js';
 import type { RunSource } from '../runs.js';
-import { type AccountState, DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from '../state.js';
+import { type AccountState, DEFAULT_SEED, type MockState, type SeedSizes } from '../state.js';
 import { accountRecord, generateIntegrations, generatePeople } from './accounts.js';
 import { AccountContext, type AccountPlan, Progress, type Shared } from './context.js';
 import { generateEvents } from './events.js';
 import { generateBackends, generateModules, generateStacks, stackRecords } from './explorer.js';
 import { assignGuardrails, generateRules } from './guardrails.js';
 import { IdFactory } from './helpers.js';
+import { SIZE_GROUP } from './limits.js';
 import { generateRuns, type RunReplay, replayRuns } from './runs.js';
 import { generateWorkspaces } from './workspaces.js';
 
@@ -28,7 +30,10 @@ import { generateWorkspaces } from './workspaces.js';
 export interface GenerateStateOptions {
   /** The seed (default {@link DEFAULT_SEED}); the same seed and sizes always give the same state. */
   seed?: number | string | undefined;
-  /** Sizes to override (non-negative integers; `accounts` at least 1); the others come from {@link DEFAULT_SIZES}. */
+  /**
+   * Sizes to override, each within its range (`SIZE_RANGES`: `accounts` and `integrations` at least
+   * 1, the others at least 0); the others come from {@link DEFAULT_SIZES}.
+   */
   sizes?: { [K in keyof SeedSizes]?: SeedSizes[K] | undefined } | undefined;
   /**
    * Called while the state is generated, for a progress display: `done` records of `total` are
@@ -45,21 +50,13 @@ export interface GenerateStateOptions {
 /** How many records between two calls of {@link GenerateStateOptions.onProgress} by default. */
 const DEFAULT_PROGRESS_EVERY = 5000;
 
-/** Merges and checks the requested sizes. */
+/**
+ * Merges the requested sizes with the defaults and checks each against its range (`SIZE_RANGES`, as
+ * every other path that takes sizes): a `RangeError` naming the size, its range and what came
+ * (`generateState sizes.accounts: expected an integer from 1 to 50, received 0`).
+ */
 function resolveSizes(partial: GenerateStateOptions['sizes']): SeedSizes {
-  const sizes: SeedSizes = { ...DEFAULT_SIZES };
-  for (const key of Object.keys(DEFAULT_SIZES) as Array<keyof SeedSizes>) {
-    const value = partial?.[key];
-    if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new RangeError(
-        `generateState: sizes.${key} must be a non-negative integer, received ${String(value)}`,
-      );
-    }
-    sizes[key] = value;
-  }
-  if (sizes.accounts < 1) throw new RangeError('generateState: sizes.accounts must be at least 1');
-  return sizes;
+  return resolveOptionGroup(SIZE_GROUP, partial, 'generateState sizes', 'size');
 }
 
 /** The progress counter `onProgress` asks for, if any. */

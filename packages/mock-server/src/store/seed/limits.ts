@@ -1,22 +1,96 @@
 /**
- * The documented maxima of the seed sizes, one home for the command line, `POST /__mock/seed` and the
- * `sizes` option: each size has its maximum, and what the sizes produce together has a memory budget
- * (so sizes that are each within their cap cannot multiply into an exhausted process).
+ * What a seed and seed sizes may be, one home for every path that takes them: the `seed` and `sizes`
+ * options, `POST /__mock/seed` and `control.seed`, a snapshot's `seed` and `sizes` (`PUT
+ * /__mock/state`, `setState`, the `state` option, `--state`), the command line's `--seed` and size
+ * flags, and `generateState`. Each size has its documented range ({@link SIZE_RANGES}), and what the
+ * sizes produce together has a memory budget (so sizes that are each within their cap cannot
+ * multiply into an exhausted process); a seed is a safe integer or a short text ({@link SEED_RANGE},
+ * {@link SEED_TEXT_LENGTH}).
  *
  * @module
  */
-import type { SeedSizes } from '../state.js';
+import {
+  expectedOf,
+  isInRange,
+  type NumberRange,
+  type OptionGroup,
+  receivedOf,
+} from '../../errors/ranges.js';
+import { DEFAULT_SIZES, type SeedSizes } from '../state.js';
 
-/** The largest value each size flag takes. */
-export const SIZE_MAXIMA: Readonly<SeedSizes> = {
-  accounts: 50,
-  workspaces: 100_000,
-  runsPerWorkspace: 100,
-  rules: 10_000,
-  stacks: 100_000,
-  events: 1_000_000,
-  integrations: 1_000,
-};
+/**
+ * The documented range of each seed size, both ends included: at least one account and one
+ * integration (every account has its integrations), any other size from 0; each at most what the
+ * generator is measured for. The one range of each size: the `sizes` option, `POST /__mock/seed`,
+ * a snapshot's `sizes`, the CLI's size flags and `generateState` all read it.
+ */
+export const SIZE_RANGES: Readonly<Record<keyof SeedSizes, NumberRange>> = Object.freeze({
+  accounts: { min: 1, max: 50 },
+  workspaces: { min: 0, max: 100_000 },
+  runsPerWorkspace: { min: 0, max: 100 },
+  rules: { min: 0, max: 10_000 },
+  stacks: { min: 0, max: 100_000 },
+  events: { min: 0, max: 1_000_000 },
+  integrations: { min: 1, max: 1_000 },
+});
+
+/** The sizes as an option group: each size's range ({@link SIZE_RANGES}) and default (`DEFAULT_SIZES`). */
+export const SIZE_GROUP: OptionGroup<keyof SeedSizes> = Object.freeze({
+  ranges: SIZE_RANGES,
+  defaults: DEFAULT_SIZES,
+});
+
+/** The largest value each size takes (the upper end of its {@link SIZE_RANGES} range). */
+export const SIZE_MAXIMA: Readonly<SeedSizes> = Object.freeze({
+  accounts: SIZE_RANGES.accounts.max,
+  workspaces: SIZE_RANGES.workspaces.max,
+  runsPerWorkspace: SIZE_RANGES.runsPerWorkspace.max,
+  rules: SIZE_RANGES.rules.max,
+  stacks: SIZE_RANGES.stacks.max,
+  events: SIZE_RANGES.events.max,
+  integrations: SIZE_RANGES.integrations.max,
+});
+
+/** How many characters a seed that is a text has: 1 to 200. */
+export const SEED_TEXT_LENGTH: NumberRange = Object.freeze({ min: 1, max: 200, unit: 'characters' });
+
+/**
+ * The numbers a seed may be: a safe integer (what JSON and every path carry exactly). The other
+ * kind of seed is a text of {@link SEED_TEXT_LENGTH} characters, which messages name with it: its
+ * `expected` is what a seed may be, either kind.
+ */
+export const SEED_RANGE: NumberRange = Object.freeze({
+  min: Number.MIN_SAFE_INTEGER,
+  max: Number.MAX_SAFE_INTEGER,
+  expected: `an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}, or a text of ${SEED_TEXT_LENGTH.min} to ${SEED_TEXT_LENGTH.max} characters`,
+});
+
+/** What a seed may be, as messages say it (either kind). */
+export const SEED_EXPECTED = expectedOf(SEED_RANGE);
+
+/** Whether `value` is a seed: a number within {@link SEED_RANGE}, or a text of {@link SEED_TEXT_LENGTH} characters. */
+export function isSeed(value: unknown): value is number | string {
+  return typeof value === 'string' ? isInRange(value.length, SEED_TEXT_LENGTH) : isInRange(value, SEED_RANGE);
+}
+
+/**
+ * `value`, when it is a seed ({@link isSeed}); else throws a `RangeError` naming the option, what a
+ * seed may be and what came: `MockOptions seed: expected an integer from -9007199254740991 to
+ * 9007199254740991, or a text of 1 to 200 characters, received 1.5`.
+ * @param label the option, as the message names it (`MockOptions seed`).
+ */
+export function checkSeedOption(label: string, value: unknown): number | string {
+  if (isSeed(value)) return value;
+  const received =
+    typeof value === 'string'
+      ? `a text of ${value.length} characters`
+      : typeof value === 'number'
+        ? Object.is(value, -0)
+          ? '-0'
+          : String(value)
+        : `a value of type ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}`;
+  throw new RangeError(`${label}: expected ${SEED_EXPECTED}, received ${received}`);
+}
 
 /**
  * The most memory the generated data may take, by {@link estimateSeedBytes}: 1.5 GB, what 100,000
@@ -50,7 +124,7 @@ export function estimateSeedBytes(sizes: SeedSizes): number {
 
 const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
 
-/** What is wrong with some seed sizes: the field and a sentence, or `undefined` when they are within the maxima. */
+/** What is wrong with some seed sizes: the field and a sentence, or `undefined` when they are within their ranges and budget. */
 export interface SeedSizesProblem {
   /** The size at fault (`sizes.workspaces`), or `sizes` when they are too large together. */
   field: string;
@@ -59,16 +133,17 @@ export interface SeedSizesProblem {
 }
 
 /**
- * Checks sizes against each maximum and the memory budget together (the defaults fill what is not
- * given): the first problem, or `undefined`.
+ * Checks whole sizes against each range ({@link SIZE_RANGES}) and the memory budget together: the
+ * first problem, or `undefined`. The size ranges are checked first (the budget is estimated only for
+ * sizes within them), in the range helper's words.
  */
 export function checkSeedSizes(sizes: SeedSizes): SeedSizesProblem | undefined {
-  for (const key of Object.keys(SIZE_MAXIMA) as (keyof SeedSizes)[]) {
-    const value = sizes[key];
-    if (!Number.isSafeInteger(value) || value < 0 || value > SIZE_MAXIMA[key]) {
+  for (const key of Object.keys(SIZE_RANGES) as (keyof SeedSizes)[]) {
+    const value: unknown = sizes[key];
+    if (!isInRange(value, SIZE_RANGES[key])) {
       return {
         field: `sizes.${key}`,
-        message: `expected a whole number from 0 to ${SIZE_MAXIMA[key]}, received ${String(value).slice(0, 40)}`,
+        message: `expected ${expectedOf(SIZE_RANGES[key])}, received ${receivedOf(value)}`,
       };
     }
   }
