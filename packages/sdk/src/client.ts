@@ -35,7 +35,8 @@ export class IacmClient {
 
   /**
    * Creates a client. Defaults: `timeout` 60000 ms, `maxRetries` 2, `validation` `'strict'`,
-   * `logLevel` `'warn'`, `logger` `console`, `fetch` the global one. `IACM_BASE_URL`, `IACM_TOKEN`,
+   * `logLevel` `'warn'`, `logger` `console`, `fetch` the global one (looked up at each request),
+   * `sleep` (the wait between retries) a `setTimeout`. `IACM_BASE_URL`, `IACM_TOKEN`,
    * `IACM_ACCESS_KEY` and `IACM_SECRET_KEY` fill `baseUrl` and `auth`, and `IACM_LOG` fills
    * `logLevel`, when the options leave them out. Unknown options, and an unknown `IACM_LOG` value,
    * are refused with the list of valid ones.

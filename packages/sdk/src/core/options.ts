@@ -77,8 +77,16 @@ export interface ClientOptions {
   timeout?: number;
   /** How many times a failed request that is safe to repeat is retried. Default 2. */
   maxRetries?: number;
-  /** The `fetch` to use. Default: the global `fetch`. */
+  /**
+   * The `fetch` to use. Default: `globalThis.fetch`, looked up at each request, so that one installed
+   * after the client was created (MSW's `server.listen()`) is used.
+   */
   fetch?: typeof fetch;
+  /**
+   * Waits between retries: resolves after `ms` milliseconds (or rejects when `signal` aborts). Default:
+   * a `setTimeout`, which vitest's fake timers drive. A test may pass one that records the waits.
+   */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Headers sent with every request. A `null` value removes a header the client would send. */
   headers?: Record<string, string | null>;
   /** Validation of requests and answers: `strict` (default) throws, `warn` logs and goes on, `off` skips it. */
@@ -130,6 +138,7 @@ const OPTION_NAMES = [
   'timeout',
   'maxRetries',
   'fetch',
+  'sleep',
   'headers',
   'validation',
   'logger',
@@ -153,7 +162,8 @@ export interface ResolvedOptions {
   auth: AuthOption | undefined;
   timeout: number;
   maxRetries: number;
-  fetch: typeof fetch;
+  fetch: typeof fetch | undefined;
+  sleep: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   headers: Record<string, string | null>;
   validation: ValidationMode;
   logger: Logger | DetailsFirstLogger;
@@ -258,6 +268,11 @@ function checkNumber(value: unknown, name: string, min: number): void {
   }
 }
 
+function checkFunction(value: unknown, name: string): void {
+  if (value !== undefined && typeof value !== 'function')
+    throw new IacmError(`option ${name}: expected a function, received ${describeOption(value)}`);
+}
+
 function checkMode(value: unknown, name: string): void {
   if (value !== undefined && value !== 'strict' && value !== 'warn' && value !== 'off') {
     throw new IacmError(
@@ -329,15 +344,17 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       'option baseUrl: expected a URL without a user name or password (fetch refuses them); pass credentials with the auth option',
     );
   }
-  const fetchImpl = options.fetch ?? (globalThis.fetch as typeof fetch | undefined);
-  if (typeof fetchImpl !== 'function')
+  checkFunction(options.fetch, 'fetch');
+  checkFunction(options.sleep, 'sleep');
+  if (typeof (options.fetch ?? globalThis.fetch) !== 'function')
     throw new IacmError('no global fetch in this runtime: pass the fetch option');
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     auth: resolveAuth(options.auth),
     timeout: options.timeout ?? DEFAULTS.timeout,
     maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
-    fetch: fetchImpl,
+    fetch: options.fetch,
+    sleep: options.sleep,
     headers: { ...options.headers },
     validation: options.validation ?? DEFAULTS.validation,
     logger: logging.logger,

@@ -215,7 +215,8 @@ export class Transport {
           retry: 0,
           throwHttpErrors: false,
           // Called as a plain function: browsers refuse a `fetch` called as a method of another object.
-          fetch: (input, init) => fetchImpl(input, init),
+          // The global one is looked up now, so that one MSW installed after the client was created is used.
+          fetch: (input, init) => (fetchImpl ?? globalThis.fetch)(input, init),
           ...(signal ? { signal } : {}),
         });
       } catch (error) {
@@ -224,7 +225,11 @@ export class Transport {
         const failure =
           error instanceof TimeoutError
             ? new APIConnectionTimeoutError(name, `no answer within ${timeout} ms`, cause)
-            : new APIConnectionError(name, `could not reach ${url.origin}: ${reasonOf(error)}`, cause);
+            : new APIConnectionError(
+                name,
+                `could not reach ${url.origin}: ${reasonOf(error)}${unresolvedHint(error)}`,
+                cause,
+              );
         if (attempt <= maxRetries) {
           await this.#retry(
             info,
@@ -301,9 +306,10 @@ export class Transport {
       reason: 'status' in reason ? reason.status : safeMessage(reason.error),
     });
     try {
-      await sleep(delayMs, signal);
+      await abortable((this.options.sleep ?? sleep)(delayMs, signal), signal);
     } catch (error) {
-      throw new APIUserAbortError(name, error);
+      if (signal?.aborted) throw new APIUserAbortError(name, error);
+      throw error;
     }
   }
 
@@ -375,6 +381,22 @@ function reasonOf(error: unknown): string {
   if (typeof error === 'string') return error.length > 200 ? `${error.slice(0, 200)}…` : error;
   const kind = error === null ? 'null' : `${/^[aeiou]/.test(typeof error) ? 'an' : 'a'} ${typeof error}`;
   return safeMessage(error, `it rejected with ${kind}`);
+}
+
+/**
+ * What to check when the host name does not resolve: `ENOTFOUND` or `EAI_AGAIN` in the error's `code`,
+ * or in its cause's, where undici puts it. Empty for any other failure.
+ */
+function unresolvedHint(error: unknown): string {
+  try {
+    const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+    const found = cause?.code ?? code;
+    return /^E(NOTFOUND|AI_AGAIN)$/.test(String(found))
+      ? ` (${found}: check the spelling of baseUrl, the network and DNS; in a test, start the mock (MSW) before the call)`
+      : '';
+  } catch {
+    return '';
+  }
 }
 
 async function readJson(response: Response): Promise<unknown> {

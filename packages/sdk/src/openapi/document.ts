@@ -50,7 +50,7 @@ import {
   WorkspaceFilters,
   WorkspaceRun,
   WorkspaceSummary,
-} from '../contract/index.js';
+} from '../contract/schemas.js';
 import { contractNameOf, SCHEMA_REF_PREFIX, SchemaComponents } from './schemas.js';
 import type {
   JsonSchema,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import * as contract from '../contract/index.js';
+import * as contract from '../contract/schemas.js';
 import type { JsonSchema } from './types.js';
 
 /** Which side of a transform a schema describes: `input` for what a client sends, `output` for answers. */
