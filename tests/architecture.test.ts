@@ -25,7 +25,7 @@ type Layers = readonly { layer: string; segments: readonly string[] }[];
  */
 const MOCK_LAYERS: Layers = [
   // Entry points: the package's public entries and the CLI.
-  { layer: 'entry', segments: ['index.ts', 'node.ts', 'cli.ts'] },
+  { layer: 'entry', segments: ['index.ts', 'node.ts', 'cli.ts', 'vitest.ts'] },
   // MSW and node:http adapters, CLI option parsing, the landing page and the request log.
   { layer: 'adapters', segments: ['adapters'] },
   // The top of the core: MockCore, which wires every part below; its options; reset; its own secrets.

@@ -23,6 +23,11 @@ const entries = [
     list: 'mock-server-node.txt',
   },
   {
+    name: '@iacm/mock-server/vitest',
+    source: 'packages/mock-server/src/vitest.ts',
+    list: 'mock-server-vitest.txt',
+  },
+  {
     name: '@iacm/webhook-receiver',
     source: 'packages/webhook-receiver/src/index.ts',
     list: 'webhook-receiver.txt',

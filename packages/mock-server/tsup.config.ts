@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', node: 'src/node.ts' },
+    entry: { index: 'src/index.ts', node: 'src/node.ts', vitest: 'src/vitest.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     clean: false,

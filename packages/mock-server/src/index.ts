@@ -72,9 +72,21 @@ export {
 export type { NumberRange } from './errors/ranges.js';
 export { HttpError } from './errors.js';
 export type { HandleOptions, MockRequest, MockResponse } from './http/message.js';
+export type { EndpointBody, EndpointParams, EndpointQuery } from './operations/operation.js';
 export type { MockClock } from './pipeline/clock.js';
 export { type Fault, FaultBody, type FaultRule } from './pipeline/faults.js';
-export { JOURNAL_RANGES, type JournalEntry } from './pipeline/journal.js';
+export { JOURNAL_RANGES, type JournalEntry, type JournalInput } from './pipeline/journal.js';
+export type { JournalCall } from './pipeline/journal-calls.js';
+export {
+  type ApiErrorStatus,
+  ONE_OFF_LIMITS,
+  type OneOff,
+  type OneOffAnswer,
+  type OneOffAnswerBase,
+  OneOffBody,
+  type OneOffMatch,
+  type OneOffSuccessBody,
+} from './pipeline/one-off.js';
 export { RATE_LIMIT_RANGES, type TrustProxy } from './pipeline/rate-limit.js';
 export { Collection, type QueryOptions } from './query/collection.js';
 export type { SortValue } from './query/compare.js';

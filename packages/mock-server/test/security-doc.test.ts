@@ -35,6 +35,7 @@ import {
   JOURNAL_ENTRY_OVERHEAD_BYTES,
   JOURNAL_STRING_OVERHEAD_BYTES,
 } from '../src/pipeline/journal.js';
+import { ONE_OFF_LIMITS } from '../src/pipeline/one-off.js';
 import { DEFAULT_MAX_RATE_LIMIT_CLIENTS, RATE_LIMIT_RANGES } from '../src/pipeline/rate-limit.js';
 import { SPLIT_PATTERN_BOUNDS } from '../src/query/glob.js';
 import { VERSION_KEY_BOUNDS } from '../src/query/versions.js';
@@ -60,6 +61,9 @@ describe('docs/security.md matches the code', () => {
       `${JOURNAL_BYTES_PER_CHAR} bytes per character, ${JOURNAL_STRING_OVERHEAD_BYTES} per text and ${JOURNAL_ENTRY_OVERHEAD_BYTES} per entry`,
     ],
     ['journal body', `${kib(DEFAULT_JOURNAL_BODY_BYTES)} of its JSON text`],
+    ['one-off answers waiting', `${n(ONE_OFF_LIMITS.maxAnswers)} (the next is a 409)`],
+    ['one-off answer size', `${kib(ONE_OFF_LIMITS.maxBodyBytes)} of JSON each`],
+    ['one-off answers total', `${kib(ONE_OFF_LIMITS.maxTotalBytes)} of JSON all together`],
     ['rules per account', `${n(DEFAULT_ACCOUNT_LIMITS.rulesPerAccount)} per account (the next`],
     ['rule bytes', `${kib(DEFAULT_ACCOUNT_LIMITS.ruleBytesPerAccount)} per account by \`storedBytes\``],
     [

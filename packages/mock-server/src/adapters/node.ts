@@ -223,6 +223,8 @@ export function createRequestListener(
         },
         {
           signal: gone.signal,
+          // Over HTTP, `Prefer: code=` needs an open control plane or the control token.
+          preferHeader: 'control',
           ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
           ...(allowedHosts ? { allowedHosts } : {}),
         },

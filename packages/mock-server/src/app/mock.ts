@@ -22,6 +22,7 @@ import { type MockClock, MovableClock, notifyingMoves } from '../pipeline/clock.
 import { FaultBook } from '../pipeline/faults.js';
 import { handleRequest, type PipelineParts } from '../pipeline/handle.js';
 import { Journal } from '../pipeline/journal.js';
+import { OneOffStage } from '../pipeline/one-off.js';
 import { RateLimiter } from '../pipeline/rate-limit.js';
 import { Random } from '../store/random.js';
 import { DEFAULT_SEED, DEFAULT_SIZES, type MockAccount } from '../store/state.js';
@@ -118,6 +119,11 @@ export class MockCore {
       rateLimiter: new RateLimiter(start.rateLimit),
       trustProxy: start.trustProxy,
       faults: new FaultBook({ delayMs: start.delayMs }),
+      // Over HTTP, `Prefer: code=` is for whoever may use the control plane (open, or with its token).
+      oneOff: new OneOffStage({
+        open: controlExposureOf(start.controlAccess) === 'open',
+        token: start.controlAccess.enabled ? start.controlAccess.token : undefined,
+      }),
       login,
       maxBodyBytes: start.maxBodyBytes,
       services,
@@ -127,12 +133,18 @@ export class MockCore {
       control: (request, line, body, requestId) =>
         serveControl(this.control, start.controlAccess, request, line, body, requestId),
     };
-    const { journal, faults, rateLimiter } = this.#pipeline;
+    const { journal, faults, rateLimiter, oneOff } = this.#pipeline;
     this.#resettable = {
       data: { reset: () => this.#data.load(start.data) },
       webhooks: this.webhooks,
       journal,
-      faults,
+      // The injected answers: the faults and the one-off answers.
+      faults: {
+        reset: () => {
+          faults.reset();
+          oneOff.reset();
+        },
+      },
       rateLimit: rateLimiter,
       clock,
       loginThrottle,
@@ -163,6 +175,7 @@ export class MockCore {
     this.control = createControlPlane(core, {
       journal,
       faults,
+      oneOff: oneOff.book,
       rateLimiter,
       reset: () => this.#reset(),
       reseed: (seed, sizes) => this.#data.load({ seed, sizes: { ...DEFAULT_SIZES, ...sizes } }),

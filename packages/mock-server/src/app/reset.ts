@@ -26,7 +26,8 @@ export const RESET_STAGES = [
  *   the generator of new ids and build numbers;
  * - `webhooks`: integrations, delivery attempts, deliveries in progress (cancelled), the retry policy;
  * - `journal`: the journaled requests and the request-id counter (`pipeline/journal.ts`);
- * - `faults`: the waiting faults and the fault-id counter (`pipeline/faults.ts`);
+ * - `faults`: the waiting faults and the fault-id counter (`pipeline/faults.ts`), and the waiting
+ *   one-off answers and their id counter (`pipeline/one-off.ts`);
  * - `rateLimit`: the setting (as the options gave it) and the per-client counters (`pipeline/rate-limit.ts`);
  * - `clock`: the clock as the options gave it, not stopped, not moved (`pipeline/clock.ts`);
  * - `loginThrottle`: the failed-login counts per access key (`auth/login.ts`).

@@ -15,7 +15,9 @@ import { FindingBody } from '../domain/findings.js';
 import { SimulatedRunBody } from '../domain/simulate.js';
 import { NotificationBody } from '../domain/webhooks.js';
 import { FaultBody } from '../pipeline/faults.js';
-import { journalListingLimit } from './journal.js';
+import { journalCalls } from '../pipeline/journal-calls.js';
+import { checkOneOff } from '../pipeline/one-off.js';
+import { checkEndpointName, journalListingLimit } from './journal.js';
 import { controlRateLimit } from './rate-limit.js';
 import {
   type ControlBodyReader,
@@ -47,9 +49,13 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     accounts: () => core.accounts(),
     journal: (limit) => deps.journal.list(journalListingLimit(limit)),
     clearJournal: () => deps.journal.clear(),
+    calls: (name) => journalCalls(deps.journal, checkEndpointName(name, 'body') as typeof name),
     addFault: (rule) => deps.faults.add(parseControlBody(FaultBody, rule)),
     faults: () => deps.faults.list(),
     clearFaults: () => deps.faults.clear(),
+    respond: (name, answer) => deps.oneOff.add(checkOneOff({ ...answer, endpoint: name })),
+    responses: () => deps.oneOff.list(),
+    clearResponses: () => deps.oneOff.clear(),
     simulateRun: (workspaceId, body) =>
       core.simulateRun(workspaceId, parseControlBody(SimulatedRunBody, body)),
     recordFinding: (stackId, body) => core.recordFinding(stackId, parseControlBody(FindingBody, body)),

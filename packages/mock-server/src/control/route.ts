@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { IacStack, JsonBounds, WebhookPayload, WorkspaceRun } from '@iacm/sdk/contract';
+import type { EndpointName, IacStack, JsonBounds, WebhookPayload, WorkspaceRun } from '@iacm/sdk/contract';
 import type * as z from 'zod';
 import type { CheckedEvaluation } from '../domain/dry-run.js';
 import type { GuardrailEvaluation } from '../domain/evaluate.js';
@@ -19,6 +19,8 @@ import type { MockResponse } from '../http/message.js';
 import type { MockClock } from '../pipeline/clock.js';
 import type { Fault, FaultBook, FaultRule } from '../pipeline/faults.js';
 import type { Journal, JournalEntry } from '../pipeline/journal.js';
+import type { JournalCall } from '../pipeline/journal-calls.js';
+import type { OneOff, OneOffAnswer, OneOffBook } from '../pipeline/one-off.js';
 import type { RateLimiter } from '../pipeline/rate-limit.js';
 import type { MockAccount, MockState, SeedSizes } from '../store/state.js';
 
@@ -44,12 +46,32 @@ export interface ControlPlane {
   journal(limit?: number): JournalEntry[];
   /** Empties the journal. */
   clearJournal(): void;
+  /**
+   * The journal's entries of endpoint `name`, oldest first, typed from the endpoint table: `params`,
+   * `query` and `body` as the route stage validated them, `status`, `requestId`, `accountId`
+   * (`GET /__mock/journal?endpoint=name`). An unknown name is a 400 listing the closest names.
+   */
+  calls<N extends EndpointName>(name: N): JournalCall<N>[];
   /** Adds a fault; returns it with its id. */
   addFault(rule: FaultRule): Fault;
   /** The faults still waiting. */
   faults(): Fault[];
   /** Removes every fault. */
   clearFaults(): void;
+  /**
+   * Sets a one-off answer of endpoint `name` (`POST /__mock/responses`): the next `times` (default 1)
+   * requests to it that `match` selects (partial body, partial query, `accountId`) get `status`
+   * (default: the success status) with `body` and `headers`, after authentication and validation,
+   * instead of the operation. The body is typed by the endpoint and checked against the contract's
+   * strict schemas (the endpoint's answer for its success status; the error body for one of its
+   * documented errors), unless `validate: false`; a bad one is a 400 naming the path. 409 past
+   * `ONE_OFF_LIMITS`. `reset()` removes them (with the faults).
+   */
+  respond<N extends EndpointName>(name: N, answer: OneOffAnswer<N>): OneOff;
+  /** The one-off answers still waiting, oldest first. */
+  responses(): OneOff[];
+  /** Removes every one-off answer. */
+  clearResponses(): void;
   /**
    * Turns the rate limit on (`true` = 500 per 60 s, or a custom limit: `limit` 1 to 1,000,000,
    * `windowSeconds` 1 to 86,400) or off (`false`); 400 naming the member out of range.
@@ -123,6 +145,8 @@ export interface ControlDeps {
   journal: Journal;
   /** The faults stage. */
   faults: FaultBook;
+  /** The waiting one-off answers. */
+  oneOff: OneOffBook;
   /** The rate-limit stage. */
   rateLimiter: RateLimiter;
   /** Resets every part of the state; answers the parts, in order. */
@@ -179,6 +203,12 @@ export type CheckedBody<B> = B extends z.ZodType
     ? T
     : unknown;
 
+/**
+ * The query a handler gets from its route's `query` schema: the schema's output; the query as sent
+ * for a route that declares none.
+ */
+export type CheckedQuery<Q> = [Q] extends [z.ZodType] ? z.output<Q> : Record<string, string | string[]>;
+
 /** The names of a path template's `{name}` parameters: `'/__mock/stacks/{id}/findings'` → `'id'`. */
 export type PathParamName<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
   ? Name | PathParamName<Rest>
@@ -196,7 +226,11 @@ export type PathParams<P extends string> = string extends P
  * What a control route's handler gets. `Body` is what the route's body check answered (see
  * {@link CheckedBody}); `Params` the route's path parameters (see {@link PathParams}).
  */
-export interface ControlContext<Body = unknown, Params = Readonly<Record<string, string>>> {
+export interface ControlContext<
+  Body = unknown,
+  Params = Readonly<Record<string, string>>,
+  Query = Record<string, string | string[]>,
+> {
   /** The in-process control plane (its methods that take a body check it: a handler calls `core` instead). */
   readonly plane: ControlPlane;
   /** The core, whose methods take checked bodies: what a handler calls with its checked body. */
@@ -205,8 +239,8 @@ export interface ControlContext<Body = unknown, Params = Readonly<Record<string,
   readonly deps: ControlDeps;
   /** Path parameters (`{id}`), decoded. */
   readonly params: Params;
-  /** Query parameters. */
-  readonly query: Record<string, string | string[]>;
+  /** Query parameters: checked by the route's `query` schema, when it declares one; else as sent. */
+  readonly query: Query;
   /** The body: checked by the route's `body` once, before the handler runs; else as sent. */
   readonly body: Body;
 }
@@ -226,6 +260,7 @@ export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface ControlRoute<
   B extends ControlBodyCheck | undefined = ControlBodyCheck | undefined,
   P extends string = string,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
 > {
   /** The method. */
   readonly method: ControlMethod;
@@ -239,6 +274,11 @@ export interface ControlRoute<
    * concept runs the same check.
    */
   readonly body?: B;
+  /**
+   * The query's schema: the router parses the query with it before the handler (a 400 naming
+   * `query.<name>` otherwise), and the handler gets its output. Without one, the query as sent.
+   */
+  readonly query?: Q;
   /**
    * The largest body this route takes, bytes (413 beyond, before the body is read in full). Default
    * {@link DEFAULT_CONTROL_BODY_BYTES}; the snapshot routes take more.
@@ -254,7 +294,9 @@ export interface ControlRoute<
    * Answers the request. (A method, so that a table of routes with different bodies is a
    * `ControlRoute[]`: the router only ever hands a handler the body its own route's check answered.)
    */
-  handler(ctx: ControlContext<CheckedBody<B>, PathParams<P>>): MockResponse | Promise<MockResponse>;
+  handler(
+    ctx: ControlContext<CheckedBody<B>, PathParams<P>, CheckedQuery<Q>>,
+  ): MockResponse | Promise<MockResponse>;
 }
 
 /**
@@ -263,9 +305,11 @@ export interface ControlRoute<
  * ({ params, body }) => ... })` gives the handler `params.id: string` and `body` as `FindingBody`
  * parses it. Answers the route as given.
  */
-export function controlRoute<const P extends string, B extends ControlBodyCheck | undefined = undefined>(
-  route: ControlRoute<B, P>,
-): ControlRoute<B, P> {
+export function controlRoute<
+  const P extends string,
+  B extends ControlBodyCheck | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+>(route: ControlRoute<B, P, Q>): ControlRoute<B, P, Q> {
   return route;
 }
 

@@ -8,7 +8,7 @@
  * @module
  */
 import { type CompiledPath, compilePath } from '@iacm/sdk/contract';
-import { HttpError } from '../errors.js';
+import { HttpError, parseOr400 } from '../errors.js';
 import { checkControlContentType } from './access.js';
 import {
   type ControlBodyCheck,
@@ -92,7 +92,9 @@ export async function dispatchControl(
   routes: readonly ControlRoute[],
   method: string,
   path: string,
-  context: Omit<ControlContext, 'params' | 'body'> & {
+  context: Omit<ControlContext, 'params' | 'body' | 'query'> & {
+    /** The query as sent (parsed by the route's `query` schema, when it declares one). */
+    query: Record<string, string | string[]>;
     readBody: ControlBodyReader;
     /** The request's `Content-Type`, checked for mutating routes; `null` skips the check (in-process calls). */
     contentType: string | undefined | null;
@@ -104,5 +106,10 @@ export async function dispatchControl(
   const raw = BODY_METHODS.has(method)
     ? await readBody(route.maxBodyBytes ?? DEFAULT_CONTROL_BODY_BYTES, route.jsonBounds)
     : undefined;
-  return route.handler({ ...rest, params, body: checkControlBody(route.body, raw) });
+  // A table's routes are `ControlRoute`s of any query: each handler gets what its own schema answers.
+  const query = (route.query ? parseOr400(route.query, rest.query, 'query') : rest.query) as Record<
+    string,
+    string | string[]
+  >;
+  return route.handler({ ...rest, query, params, body: checkControlBody(route.body, raw) });
 }

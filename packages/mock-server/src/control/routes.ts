@@ -13,6 +13,7 @@ import { journalRoutes } from './journal.js';
 import { notificationsRoutes } from './notifications.js';
 import { rateLimitRoutes } from './rate-limit.js';
 import { resetRoutes } from './reset.js';
+import { responsesRoutes } from './responses.js';
 import type { ControlRoute } from './route.js';
 import { runsRoutes } from './runs.js';
 import { seedRoutes } from './seed.js';
@@ -27,6 +28,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = Object.freeze([
   ...stateRoutes,
   ...journalRoutes,
   ...faultsRoutes,
+  ...responsesRoutes,
   ...rateLimitRoutes,
   ...clockRoutes,
   ...runsRoutes,

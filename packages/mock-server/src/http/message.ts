@@ -41,6 +41,13 @@ export interface HandleOptions {
    * another `Host` is a 403 (the standalone server's guard against DNS rebinding). Default: any.
    */
   allowedHosts?: ReadonlySet<string>;
+  /**
+   * Who may ask for an error with `Prefer: code=<status>`: `always` (the default: a request of the
+   * process itself, `MockCore.handle`, MSW), or `control` (the standalone server sets it: only on an
+   * open control plane, or with the control token in `X-Iacm-Mock-Control-Token`; otherwise the
+   * header is ignored and the answer carries `x-iacm-mock-prefer: ignored ...`).
+   */
+  preferHeader?: 'always' | 'control';
 }
 
 /** A plain response, as the core hands it to an adapter. */

@@ -24,20 +24,23 @@ import type { EventRecorder } from '../domain/events.js';
 import type { AccountStore } from '../store/store.js';
 import type { CursorPosition, EventQuery } from './event-cursor.js';
 
-/** A schema's parsed value (its output type); `Absent` where the endpoint table has no schema. */
-type Parsed<S, Absent> = S extends z.ZodType ? z.output<S> : Absent;
-
 /** The path parameters of endpoint `N` as its `params` schema parsed them (none: an empty record). */
-export type EndpointParams<N extends EndpointName> = Parsed<Endpoints[N]['params'], Record<string, never>>;
+export type EndpointParams<N extends EndpointName> = Endpoints[N]['params'] extends z.ZodType
+  ? z.output<Endpoints[N]['params']>
+  : Record<string, never>;
 
 /** The query of endpoint `N` as its `query` schema parsed it (`page`/`pageSize` as numbers). */
-export type EndpointQuery<N extends EndpointName> = Parsed<Endpoints[N]['query'], never>;
+export type EndpointQuery<N extends EndpointName> = Endpoints[N]['query'] extends z.ZodType
+  ? z.output<Endpoints[N]['query']>
+  : never;
 
 /**
  * The body of endpoint `N` as its `body` schema parsed it (an absent optional body is parsed as
  * `{}`); `undefined` for an endpoint that takes none.
  */
-export type EndpointBody<N extends EndpointName> = Parsed<Endpoints[N]['body'], undefined>;
+export type EndpointBody<N extends EndpointName> = Endpoints[N]['body'] extends z.ZodType
+  ? z.output<Endpoints[N]['body']>
+  : undefined;
 
 /** A member name of an object type other than an index signature's `string` or `number`. */
 type KnownKey<K> = string extends K ? never : number extends K ? never : K;

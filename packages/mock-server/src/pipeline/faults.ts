@@ -91,6 +91,23 @@ function isHeaderValue(value: string): boolean {
 }
 
 /**
+ * The headers of an injected answer (a fault's, a one-off answer's): RFC 9110 names, values without
+ * control characters (no CR/LF injection), at most {@link FAULT_LIMITS} `maxHeaders` of them.
+ */
+export const AnswerHeaders = z
+  .record(
+    z
+      .string()
+      .refine(isHeaderName, { error: "expected a header name (letters, digits and !#$%&'*+-.^_`|~)" }),
+    z.string().refine(isHeaderValue, {
+      error: 'expected a header value without control characters, at most 8192 characters',
+    }),
+  )
+  .refine((h) => Object.keys(h).length <= FAULT_LIMITS.maxHeaders, {
+    error: `expected at most ${FAULT_LIMITS.maxHeaders} headers`,
+  });
+
+/**
  * Body of `POST /__mock/faults` (and `control.addFault`'s): `times`, `status` and `delayMs` each
  * within its range (`FAULT_TIMES_RANGE`, `FAULT_STATUS_RANGE`, `FAULT_DELAY_RANGE`),
  * a 400 naming the member, its range and what came otherwise.
@@ -105,19 +122,7 @@ export const FaultBody = z
       .startsWith('/', { error: 'expected a path starting with /' }),
     times: rangeSchema(FAULT_TIMES_RANGE).optional(),
     status: rangeSchema(FAULT_STATUS_RANGE).optional(),
-    headers: z
-      .record(
-        z
-          .string()
-          .refine(isHeaderName, { error: "expected a header name (letters, digits and !#$%&'*+-.^_`|~)" }),
-        z.string().refine(isHeaderValue, {
-          error: 'expected a header value without control characters, at most 8192 characters',
-        }),
-      )
-      .refine((h) => Object.keys(h).length <= FAULT_LIMITS.maxHeaders, {
-        error: `expected at most ${FAULT_LIMITS.maxHeaders} headers`,
-      })
-      .optional(),
+    headers: AnswerHeaders.optional(),
     body: z.unknown().optional(),
     delayMs: rangeSchema(FAULT_DELAY_RANGE).optional(),
     drop: z.boolean().optional(),
@@ -230,12 +235,13 @@ export class FaultBook {
 }
 
 /**
- * The error code of a fault's body: the API's code for that status, else a generic one. The
- * fault-only codes, `request_timeout` (408) and `fault` (any other status the API error table lacks),
- * are not API error codes: only an injected fault answers with them (test/errors.test.ts keeps
- * every other code in the mock paired with its status by the contract's table).
+ * The error code of an injected answer's default body (a fault's, an unchecked one-off answer's): the
+ * API's code for that status, else a generic one. The fault-only codes, `request_timeout` (408) and
+ * `fault` (any other status the API error table lacks), are not API error codes: only an injected
+ * answer has them (test/errors.test.ts keeps every other code in the mock paired with its status by
+ * the contract's table).
  */
-function codeFor(status: number): string {
+export function codeFor(status: number): string {
   return (
     codeOfStatus(status) ?? (status === 408 ? 'request_timeout' : status >= 500 ? 'internal_error' : 'fault')
   );

@@ -6,7 +6,7 @@
  * ```
  * journal (request id) -> host -> request line -+-> control plane (/__mock: access, route, body, handler)
  *                                               +-> rate limit -> faults -> route -> authenticate
- *                                                   -> body -> validate -> operation -> respond
+ *                                                   -> body -> validate -> one-off -> operation -> respond
  * -> request id on the answer -> journal (the entry, once answered)
  * ```
  *
@@ -23,11 +23,12 @@ import { authenticate } from './authenticate.js';
 import { RequestBody } from './body.js';
 import type { FaultBook } from './faults.js';
 import { checkHost } from './host.js';
-import type { Journal } from './journal.js';
+import type { Journal, JournalRoute } from './journal.js';
+import type { OneOffStage } from './one-off.js';
 import { clientOf, type RateLimiter, type TrustProxy } from './rate-limit.js';
 import { type RequestLine, readRequestLine } from './request.js';
 import { errorResponse, successResponse, withRequestId } from './respond.js';
-import { resolveRoute, validateInput } from './route.js';
+import { endpointAt, resolveRoute, validateInput } from './route.js';
 
 /** The stages' state and settings, as the mock that runs the sequence holds them. */
 export interface PipelineParts {
@@ -39,6 +40,8 @@ export interface PipelineParts {
   readonly trustProxy: TrustProxy;
   /** The faults stage. */
   readonly faults: FaultBook;
+  /** The one-off slot (before the operation): `Prefer: code=` and one-off answers. */
+  readonly oneOff: OneOffStage;
   /** Login, for the authenticate stage. */
   readonly login: Login;
   /** The largest API request body, bytes (a request's `HandleOptions.maxBodyBytes` wins). */
@@ -78,18 +81,23 @@ export async function handleRequest(
   const requestId = parts.journal.nextRequestId();
   const body = new RequestBody(request);
   const line = readRequestLine(request);
+  // What the stages learn of the request (endpoint, account, validated inputs), for the journal.
+  const seen: Seen = line.control ? { endpoint: 'control' } : {};
   let response: MockResponse;
   try {
     checkHost(request, options.allowedHosts);
     response = line.control
       ? await parts.control(request, line, body, requestId)
-      : await api(parts, request, line, body, requestId, options);
+      : await api(parts, request, line, body, requestId, options, seen);
   } catch (error) {
     response = errorResponse(error, requestId);
   }
   if (options.signal?.aborted) response = droppedResponse();
   withRequestId(response, requestId);
+  parts.oneOff.markAnswer(request, response);
   if (parts.resets() === resets) {
+    // A request answered before the route stage (a fault, a 429) is journalled with its endpoint too.
+    if (!line.control && !seen.routed) seen.endpoint = endpointAt(line.method, line.path);
     // Only a body a stage read is recorded: a request refused before the body stage (429, 401, 404,
     // 413) is journalled with `[not read]`, its body never parsed; one read for a sender who never
     // authenticated (a failed login) with `[not kept]`.
@@ -100,34 +108,45 @@ export async function handleRequest(
       started,
       parts.now(),
       body.forJournal(),
+      seen,
     );
   }
   return response;
 }
 
-/** The stages of an API request, after the request line. */
+/** What the stages learnt of a request for the journal, and whether the route stage ran. */
+type Seen = JournalRoute & { routed?: boolean };
+
+/** The stages of an API request, after the request line; what they learn goes into `seen`. */
 async function api(
   parts: PipelineParts,
   request: MockRequest,
   line: RequestLine,
   body: RequestBody,
   requestId: string,
-  { signal, maxBodyBytes }: HandleOptions,
+  { signal, maxBodyBytes, preferHeader }: HandleOptions,
+  seen: Seen,
 ): Promise<MockResponse> {
   parts.rateLimiter.check(clientOf(request, parts.trustProxy), parts.now());
   const injected = await parts.faults.apply(line.method, line.path, requestId);
   if (injected) return injected;
+  seen.routed = true;
   const route = resolveRoute(line.method, line.path);
+  Object.assign(seen, { endpoint: route.name, params: route.params });
   const account = route.definition.auth
     ? await authenticate(request.headers, parts.login, parts.accounts(), parts.now())
     : undefined;
   if (account) body.trust();
+  seen.accountId = account?.account.id;
   // An open route (login) takes only a body declared JSON: no page can send one without a preflight.
   const sent = await body.value(maxBodyBytes ?? parts.maxBodyBytes, {
     requireContentType: !route.definition.auth,
   });
   const input = validateInput(route, line, sent);
+  seen.input = input;
   if (signal?.aborted) return droppedResponse();
+  const oneOff = await parts.oneOff.apply(request, route, account, input, requestId, preferHeader);
+  if (oneOff) return oneOff;
   const result = await operations[route.name]({ account, ...input, services: parts.services, signal });
   // An open route's sender proved who it is by succeeding (a login with the right keys).
   body.trust();

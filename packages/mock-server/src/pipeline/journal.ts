@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { checkJsonBounds } from '@iacm/sdk/contract';
+import { checkJsonBounds, type EndpointName } from '@iacm/sdk/contract';
 import { redactUrl } from '../domain/webhook-url.js';
 import type { NumberRange } from '../errors/ranges.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
@@ -110,6 +110,43 @@ export interface JournalRequest {
   headers: MockRequest['headers'];
 }
 
+/**
+ * What the stages learnt of a request, as the journal is given it: the endpoint the route stage
+ * matched (`'control'` for the control plane), the authenticated account, the path parameters as
+ * matched, and the inputs as the route stage validated them (`validateInput`'s output), each only
+ * when that stage got that far.
+ */
+export interface JournalRoute {
+  /** The contract's endpoint name, or `'control'`; `undefined` when the path is no endpoint's. */
+  endpoint?: EndpointName | 'control' | undefined;
+  /** The id of the account the request authenticated as. */
+  accountId?: string | undefined;
+  /** The path parameters as matched (text, before validation). */
+  params?: Readonly<Record<string, string>> | undefined;
+  /** The path parameters, query and body as the route stage validated them. */
+  input?: { params: unknown; query: unknown; body: unknown } | undefined;
+}
+
+/**
+ * An API request's inputs as the journal lists them (`JournalEntry.input`). With `validated`, they
+ * are what the route stage validated and the operation got: the schemas' output (numbers for
+ * `page`, defaults filled in, `{}` for an absent optional body). Without it (a request answered
+ * before or at validation: a fault, 401, 429, 400...), they are what is known of what was sent: the
+ * path parameters as matched (text), the query as sent, the body as the journal keeps it (`body`).
+ * Credentials are redacted in both, and a body the journal does not keep reads as its marker
+ * (`[not kept]`, `[not read]`...), as `body` does.
+ */
+export interface JournalInput {
+  /** Whether the route stage validated these inputs (the operation ran with them). */
+  validated: boolean;
+  /** The path parameters. */
+  params: Record<string, unknown>;
+  /** The query. */
+  query: Record<string, unknown>;
+  /** The body (`undefined` for none). */
+  body: unknown;
+}
+
 /** The bounds of a journal. */
 export interface JournalBounds {
   /** How many requests it keeps (none when ≤ 0). Default 500. */
@@ -152,6 +189,19 @@ export interface JournalEntry {
   durationMs: number;
   /** True when a fault dropped the connection. */
   dropped?: boolean;
+  /**
+   * The contract's endpoint name (`workspaces.search`), `'control'` for the control plane (`method`
+   * and `path` say which route); absent when the path is no endpoint's (404, 405).
+   */
+  endpoint?: EndpointName | 'control';
+  /** The id of the account the request authenticated as; absent when it did not (login, health, 401). */
+  accountId?: string;
+  /**
+   * An API request's path parameters, query and body as the route stage validated them, or what is
+   * known of them when it did not get that far ({@link JournalInput}); absent for the control plane
+   * and a path that is no endpoint's. Parsed from the journal's text each time it is read, as `body`.
+   */
+  input?: JournalInput;
 }
 
 /** An entry as the journal keeps it: JSON texts, and what they are counted as. */
@@ -160,6 +210,13 @@ interface Kept {
   readonly head: string;
   /** The body's JSON text (redacted, or a marker); `undefined` for a request without a body. */
   readonly body: string | undefined;
+  /**
+   * The inputs' JSON text (`{"validated":...,"params":...,"query":...,"body":...}`, redacted; an
+   * unvalidated request's query and body are read from `head` and `body`); `undefined` without an endpoint.
+   */
+  readonly input: string | undefined;
+  /** The endpoint's name (the endpoint table's own string), for filtering without parsing. */
+  readonly endpoint: string | undefined;
   /** What the entry is counted as, bytes ({@link entryBytes}). */
   readonly bytes: number;
 }
@@ -175,6 +232,8 @@ type Head = [
   status: number,
   durationMs: number,
   dropped: boolean,
+  endpoint: string | null,
+  accountId: string | null,
 ];
 
 /** What one kept text is counted as, bytes. */
@@ -183,11 +242,16 @@ function textBytes(text: string): number {
 }
 
 /**
- * What an entry kept as the JSON texts `head` and `body` is counted as, bytes: two per character of
- * each text, 32 per text and 128 per entry; at least what it takes in the heap.
+ * What an entry kept as the JSON texts `head`, `body` and `input` is counted as, bytes: two per
+ * character of each text, 32 per text and 128 per entry; at least what it takes in the heap.
  */
-export function entryBytes(head: string, body: string | undefined): number {
-  return JOURNAL_ENTRY_OVERHEAD_BYTES + textBytes(head) + (body === undefined ? 0 : textBytes(body));
+export function entryBytes(head: string, body: string | undefined, input?: string): number {
+  return (
+    JOURNAL_ENTRY_OVERHEAD_BYTES +
+    textBytes(head) +
+    (body === undefined ? 0 : textBytes(body)) +
+    (input === undefined ? 0 : textBytes(input))
+  );
 }
 
 /**
@@ -273,7 +337,9 @@ export class Journal {
   /**
    * Writes down an answered request, headers and body redacted. `body` is what the body stage read
    * ({@link JournalBody}): `undefined` is recorded as `[not read]`, {@link NOT_KEPT} as itself, and
-   * what was read only when the answer's status lets the body be kept.
+   * what was read only when the answer's status lets the body be kept. `route` is what the stages
+   * learnt of the request ({@link JournalRoute}): its validated body is kept by the same rule as the
+   * body (redacted, bounded, `[not kept]` when the body is not kept).
    */
   record(
     request: JournalRequest,
@@ -282,6 +348,7 @@ export class Journal {
     started: number,
     now: number,
     body: JournalBody,
+    route: JournalRoute = {},
   ): void {
     if (!this.enabled) return;
     const headers: Record<string, string> = {};
@@ -303,13 +370,38 @@ export class Journal {
       dropped ? 0 : response.status,
       Math.max(0, now - started),
       dropped,
+      route.endpoint ?? null,
+      route.accountId ?? null,
     ];
     const headText = JSON.stringify(head);
     let bodyText: string | undefined;
+    const kept = body !== undefined && body !== NOT_KEPT && !REFUSED_STATUSES.has(response.status);
     if (body === undefined) bodyText = NOT_READ_TEXT;
-    else if (body === NOT_KEPT || REFUSED_STATUSES.has(response.status)) bodyText = NOT_KEPT_TEXT;
+    else if (!kept) bodyText = NOT_KEPT_TEXT;
     else bodyText = this.#bodyText(body);
-    this.#add({ head: headText, body: bodyText, bytes: entryBytes(headText, bodyText) });
+    const inputText = this.#inputText(route, kept ? undefined : bodyText);
+    this.#add({
+      head: headText,
+      body: bodyText,
+      input: inputText,
+      endpoint: route.endpoint,
+      bytes: entryBytes(headText, bodyText, inputText),
+    });
+  }
+
+  /**
+   * The JSON text the journal keeps of an API request's inputs (see {@link Kept.input}): the
+   * validated ones, redacted, the body bounded as a body is (or `marker` when the body is not kept);
+   * else the path parameters as matched; `undefined` for the control plane or no endpoint.
+   */
+  #inputText(route: JournalRoute, marker: string | undefined): string | undefined {
+    if (route.endpoint === undefined || route.endpoint === 'control') return undefined;
+    const { input } = route;
+    if (!input) return `{"validated":false,"params":${JSON.stringify(redactBody(route.params ?? {}))}}`;
+    const bodyText = marker ?? this.#bodyText({ value: input.body });
+    const params = JSON.stringify(redactBody(input.params ?? {}));
+    const query = JSON.stringify(redactBody(input.query ?? {}));
+    return `{"validated":true,"params":${params},"query":${query}${bodyText === undefined ? '' : `,"body":${bodyText}`}}`;
   }
 
   /**
@@ -345,7 +437,16 @@ export class Journal {
    * The last `limit` entries (all when absent), oldest first, read back from the texts kept; each
    * entry's `body` is parsed when it is read.
    */
-  list(limit?: number): JournalEntry[] {
+  list(limit?: number, endpoint?: EndpointName): JournalEntry[] {
+    if (endpoint !== undefined) {
+      const found: JournalEntry[] = [];
+      const most = limit ?? Number.POSITIVE_INFINITY;
+      for (let i = this.#entries.length - 1; i >= this.#head && found.length < most; i--) {
+        const kept = this.#entries[i] as Kept;
+        if (kept.endpoint === endpoint) found.push(readEntry(kept));
+      }
+      return found.reverse();
+    }
     const from = limit === undefined ? this.#head : Math.max(this.#head, this.#entries.length - limit);
     const out: JournalEntry[] = [];
     for (let i = from; i < this.#entries.length; i++) out.push(readEntry(this.#entries[i] as Kept));
@@ -372,7 +473,8 @@ export class Journal {
  * the list as JSON (`GET /__mock/journal`), holds one parsed body at a time, whatever the bodies' shape.
  */
 function readEntry(kept: Kept): JournalEntry {
-  const [id, time, method, path, query, headers, status, durationMs, dropped] = JSON.parse(kept.head) as Head;
+  const [id, time, method, path, query, headers, status, durationMs, dropped, endpoint, accountId] =
+    JSON.parse(kept.head) as Head;
   const entry: JournalEntry = {
     id,
     time,
@@ -385,17 +487,42 @@ function readEntry(kept: Kept): JournalEntry {
     status,
     durationMs,
     ...(dropped ? { dropped: true } : {}),
+    ...(endpoint === null ? {} : { endpoint: endpoint as EndpointName | 'control' }),
+    ...(accountId === null ? {} : { accountId }),
   };
   const text = kept.body;
-  if (text === undefined) return entry;
-  return Object.defineProperty(entry, 'body', {
+  if (text !== undefined) lazyMember(entry, 'body', () => JSON.parse(text));
+  const input = kept.input;
+  if (input !== undefined) lazyMember(entry, 'input', () => readInput(input, entry.query, text));
+  return entry;
+}
+
+/** Defines `name` on `entry` as computed by `read` each time it is read (and set like any member). */
+function lazyMember(entry: JournalEntry, name: 'body' | 'input', read: () => unknown): void {
+  Object.defineProperty(entry, name, {
     enumerable: true,
     configurable: true,
-    get: () => JSON.parse(text),
+    get: read,
     set: (value: unknown) => {
-      Object.defineProperty(entry, 'body', { value, enumerable: true, configurable: true, writable: true });
+      Object.defineProperty(entry, name, { value, enumerable: true, configurable: true, writable: true });
     },
   });
+}
+
+/** An entry's inputs read back from their text; an unvalidated request's query and body from the entry's. */
+function readInput(text: string, query: JournalEntry['query'], bodyText: string | undefined): JournalInput {
+  const kept = JSON.parse(text) as {
+    validated: boolean;
+    params: Record<string, unknown>;
+  } & Partial<JournalInput>;
+  if (kept.validated)
+    return { validated: true, params: kept.params, query: kept.query ?? {}, body: kept.body };
+  return {
+    validated: false,
+    params: kept.params,
+    query: { ...query },
+    body: bodyText === undefined ? undefined : JSON.parse(bodyText),
+  };
 }
 
 /**

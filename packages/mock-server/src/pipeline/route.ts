@@ -93,6 +93,18 @@ export function resolveRoute(method: string, path: string): ResolvedRoute {
 }
 
 /**
+ * The name of the endpoint for `method` and `path`, or `undefined` when there is none (404, 405): for
+ * the journal of a request answered before the route stage (a fault, a 429).
+ */
+export function endpointAt(method: string, path: string): EndpointName | undefined {
+  try {
+    return resolveRoute(method, path).name;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Validates a request's path parameters, query and body against its endpoint; one 400 names every
  * bad field. A parameter given more than once that the endpoint's query schema does not take as a
  * list (every parameter of the API today) is one of them: `query.<name>: expected one value,
