@@ -20,6 +20,7 @@ import {
   type Endpoints,
   type ErrorBody,
   ErrorBody as ErrorBodySchema,
+  endpointErrorStatuses,
   endpointList,
   endpoints,
   type FieldIssue,
@@ -39,7 +40,6 @@ import type { AccountStore } from '../store/store.js';
 import { AnswerHeaders, codeFor, FAULT_STATUS_RANGE, FAULT_TIMES_RANGE } from './faults.js';
 import {
   CONTROL_TOKEN_HEADER,
-  documentedErrorStatuses,
   PREFER_IGNORED_HEADER,
   type PreferAccess,
   type PreferHeaderRule,
@@ -279,7 +279,7 @@ export function checkOneOff(raw: unknown): CheckedOneOff {
     }
   }
   if (validate) {
-    const errors = documentedErrorStatuses(definition);
+    const errors = endpointErrorStatuses(definition);
     let schema: z.ZodType | undefined;
     if (status === definition.successStatus) {
       const strict = strictEndpointSchemas(given.endpoint).response as z.ZodType;

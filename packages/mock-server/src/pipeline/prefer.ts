@@ -5,24 +5,10 @@
  *
  * @module
  */
-import { codeOfStatus, type EndpointDefinition, readHeader } from '@iacm/sdk/contract';
+import { codeOfStatus, endpointErrorStatuses, readHeader } from '@iacm/sdk/contract';
 import { HttpError, rateLimited } from '../errors.js';
 import type { MockRequest } from '../http/message.js';
 import type { ResolvedRoute } from './route.js';
-
-/**
- * The error statuses an endpoint documents (its error responses in the OpenAPI document, which
- * builds them by the same rule; `test/control/prefer.test.ts` holds the two together): 400, 401 for
- * an endpoint with a bearer token or login's keys, 403 with a bearer token, 404, 405, 413, 415, 429
- * and 500. Ascending.
- */
-export function documentedErrorStatuses(definition: EndpointDefinition): readonly number[] {
-  const statuses = [400];
-  if (definition.auth || definition.name === 'auth.login') statuses.push(401);
-  if (definition.auth) statuses.push(403);
-  statuses.push(404, 405, 413, 415, 429, 500);
-  return statuses;
-}
 
 /**
  * Who may use `Prefer: code=` over HTTP: anyone when the control plane is `open` (no token, which
@@ -64,7 +50,7 @@ export function preferredCode(headers: MockRequest['headers']): string | undefin
  */
 export function preferredError(route: ResolvedRoute, code: string): HttpError | undefined {
   const { definition } = route;
-  const allowed = documentedErrorStatuses(definition);
+  const allowed = endpointErrorStatuses(definition);
   const status = /^\d{3}$/.test(code) ? Number(code) : Number.NaN;
   if (status === definition.successStatus) return undefined;
   if (!allowed.includes(status)) {

@@ -5,11 +5,10 @@
  */
 
 import { listen } from '@iacm/mock-server/node';
-import { endpointList } from '@iacm/sdk/contract';
+import { endpointErrorStatuses, endpointList } from '@iacm/sdk/contract';
 import { buildOpenApiDocument } from '@iacm/sdk/openapi';
 import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
-import { documentedErrorStatuses } from '../../src/pipeline/prefer.js';
 import { expectError, setup } from '../helpers.js';
 
 const TOKEN = 'control-token-for-prefer-tests-0123456789';
@@ -155,7 +154,7 @@ describe('Prefer: code=<status>', () => {
   });
 });
 
-describe('documentedErrorStatuses', () => {
+describe("the contract's endpointErrorStatuses", () => {
   it("is the OpenAPI document's error responses of each endpoint", () => {
     const document = buildOpenApiDocument();
     for (const endpoint of endpointList) {
@@ -165,7 +164,7 @@ describe('documentedErrorStatuses', () => {
       const documented = Object.keys(operation?.responses ?? {})
         .filter((status) => /^[45]\d\d$/.test(status))
         .map(Number);
-      expect([...documentedErrorStatuses(endpoint)], endpoint.name).toEqual(documented);
+      expect([...endpointErrorStatuses(endpoint)], endpoint.name).toEqual(documented);
     }
   });
 });

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { HealthResponse, LoginBody, LoginResponse } from './auth.js';
+import { API_ERRORS } from './errors.js';
 import { EventQueryBody, EventQueryResponse, FacetQueryBody, FacetQueryResponse } from './event-center.js';
 import {
   GuardrailCreateBody,
@@ -442,4 +443,28 @@ export function responseSchemaFor(
     return definition.response;
   const response = definition.response as unknown as z.ZodArray<z.ZodObject>;
   return response.element.partial().required({ id: true }).array();
+}
+
+/**
+ * The error statuses an endpoint documents, ascending: 400; 401 for an endpoint with a bearer token
+ * and for login (wrong keys); 403 with a bearer token; then 404, 405, 413, 415, 429 and 500. The
+ * OpenAPI document lists these as the endpoint's error responses, and the mock answers
+ * `Prefer: code=` with one of them only.
+ * @example endpointErrorStatuses(endpoints['health']) // [400, 404, 405, 413, 415, 429, 500]
+ */
+export function endpointErrorStatuses(endpoint: EndpointDefinition): number[] {
+  const statuses: number[] = [API_ERRORS.validation_failed.status];
+  if (endpoint.auth || endpoint.body === LoginBody) statuses.push(API_ERRORS.unauthorized.status);
+  if (endpoint.auth) statuses.push(API_ERRORS.forbidden.status);
+  for (const code of [
+    'not_found',
+    'method_not_allowed',
+    'payload_too_large',
+    'unsupported_media_type',
+    'rate_limited',
+    'internal_error',
+  ] as const) {
+    statuses.push(API_ERRORS[code].status);
+  }
+  return statuses;
 }

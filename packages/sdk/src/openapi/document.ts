@@ -10,6 +10,7 @@ import {
   Event,
   EventAttribute,
   EventFilter,
+  endpointErrorStatuses,
   endpointList,
   FacetRequest,
   FacetResult,
@@ -19,7 +20,6 @@ import {
   GuardrailRule,
   IacStack,
   InsightDetectedNotification,
-  LoginBody,
   MAX_EVENT_PAGE_SIZE,
   MAX_PAGE_SIZE,
   Module,
@@ -312,27 +312,6 @@ function errorResponses(): Record<string, OpenApiResponse> {
   return responses;
 }
 
-/**
- * The error statuses an endpoint can answer, by their general codes in the API error table. Every
- * request's body goes through the body stage (an endpoint without a body refuses one there), so
- * 413 and 415 can answer any endpoint.
- */
-function errorStatusesOf(endpoint: EndpointDefinition): number[] {
-  const codes: ErrorCode[] = ['validation_failed'];
-  // Bearer authentication fails with 401; so do wrong keys at login.
-  if (endpoint.auth || endpoint.body === LoginBody) codes.push('unauthorized');
-  if (endpoint.auth) codes.push('forbidden');
-  codes.push(
-    'not_found',
-    'method_not_allowed',
-    'payload_too_large',
-    'unsupported_media_type',
-    'rate_limited',
-    'internal_error',
-  );
-  return codes.map((code) => API_ERRORS[code].status);
-}
-
 /** The tag of an endpoint: its group, the part of its name before the first dot. */
 function groupOf(name: string): string {
   return name.split('.')[0] as string;
@@ -423,7 +402,7 @@ function operationOf(endpoint: EndpointDefinition, components: SchemaComponents)
           headers: requestId,
           content: { [JSON_MEDIA_TYPE]: { schema: components.ref(endpoint.response, 'output') } },
         };
-  for (const status of errorStatusesOf(endpoint)) {
+  for (const status of endpointErrorStatuses(endpoint)) {
     const error = ERROR_RESPONSES.find((candidate) => candidate.status === status);
     if (!error) throw new Error(`buildOpenApiDocument: no error response answers status ${status}`);
     responses[String(status)] = { $ref: `#/components/responses/${error.name}` };
