@@ -10,6 +10,7 @@ import {
   summariseIssues,
 } from '@iacm/sdk/contract';
 import type * as z from 'zod';
+import { clip } from './http/objects.js';
 
 /** An error answer on its way out of a handler: thrown, then turned into the error body. */
 export class HttpError extends Error {
@@ -56,7 +57,7 @@ export function parseOr400<T extends z.ZodType>(
 
 /** A 404 for a record that does not exist in the caller's account. */
 export function notFound(kind: string, id: string): HttpError {
-  const shown = id.length > 40 ? `${id.slice(0, 40)}…` : id;
+  const shown = clip(id, 40);
   return new HttpError(404, 'not_found', `no ${kind} with id "${shown}" in this account`);
 }
 

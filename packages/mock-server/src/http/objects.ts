@@ -11,3 +11,11 @@ export function stripUndefined<T extends object>(value: T): Defined<T> {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * `text` cut to at most `max` characters, with `…` when it was cut: how an error answer shows what
+ * came, small whatever its size.
+ */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -38,6 +38,7 @@ import {
 } from '@iacm/sdk/contract';
 import { HttpError } from '../errors.js';
 import type { MockRequest } from '../http/message.js';
+import { clip } from '../http/objects.js';
 import { type JournalBody, NOT_KEPT } from './journal.js';
 
 /** The largest API request body by default, bytes (1 MiB, as the service). */
@@ -189,7 +190,8 @@ export function parseJsonText(
   if (text.trim() === '') return undefined;
   const mediaProblem = checkJsonMediaType(contentType);
   if (mediaProblem === 'missing' ? requireContentType : mediaProblem !== undefined) {
-    const received = contentType === undefined ? 'no Content-Type' : `Content-Type: ${truncate(contentType)}`;
+    const received =
+      contentType === undefined ? 'no Content-Type' : `Content-Type: ${clip(contentType, 120)}`;
     throw new HttpError(
       415,
       'unsupported_media_type',
@@ -205,7 +207,7 @@ export function parseJsonText(
     throw new HttpError(
       400,
       'invalid_json',
-      `the body is not valid JSON: ${truncate((error as Error).message)}`,
+      `the body is not valid JSON: ${clip((error as Error).message, 120)}`,
     );
   }
   const problem = checkJsonBounds(value, jsonBounds);
@@ -216,8 +218,4 @@ export function parseJsonText(
     });
   }
   return value;
-}
-
-function truncate(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }

@@ -12,6 +12,7 @@
 import { readHeader } from '@iacm/sdk/contract';
 import { HttpError } from '../errors.js';
 import type { MockRequest } from '../http/message.js';
+import { clip } from '../http/objects.js';
 
 /** Whether `host` is a loopback name or address (`localhost`, `127.0.0.0/8`, `::1`). */
 export function isLoopbackHost(host: string): boolean {
@@ -69,7 +70,7 @@ export function checkHost(request: MockRequest, allowed: ReadonlySet<string> | u
   if (header === undefined) return;
   const name = hostNameOf(header);
   if (allowed.has(name)) return;
-  const shown = JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+  const shown = JSON.stringify(clip(name, 80));
   throw new HttpError(
     403,
     'forbidden',

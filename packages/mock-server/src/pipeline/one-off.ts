@@ -36,6 +36,7 @@ import { constantTimeEqual } from '../auth/jwt.js';
 import { rangeSchema } from '../errors/ranges.js';
 import { HttpError, parseOr400, validationError } from '../errors.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
+import { clip } from '../http/objects.js';
 import type { AccountStore } from '../store/store.js';
 import { AnswerHeaders, codeFor, FAULT_STATUS_RANGE, FAULT_TIMES_RANGE } from './faults.js';
 import {
@@ -269,7 +270,7 @@ export function checkOneOff(raw: unknown): CheckedOneOff {
     else if (known) {
       for (const name of Object.keys(members)) {
         if (!known.includes(name)) {
-          const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
+          const shown = clip(name, 60);
           issue(
             `match.${part}.${shown}`,
             `not a member of ${given.endpoint}'s ${part} (its members: ${known.join(', ') || 'none'})`,

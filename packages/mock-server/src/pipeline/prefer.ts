@@ -8,6 +8,7 @@
 import { codeOfStatus, endpointErrorStatuses, readHeader } from '@iacm/sdk/contract';
 import { HttpError, rateLimited } from '../errors.js';
 import type { MockRequest } from '../http/message.js';
+import { clip } from '../http/objects.js';
 import type { ResolvedRoute } from './route.js';
 
 /**
@@ -54,7 +55,7 @@ export function preferredError(route: ResolvedRoute, code: string): HttpError | 
   const status = /^\d{3}$/.test(code) ? Number(code) : Number.NaN;
   if (status === definition.successStatus) return undefined;
   if (!allowed.includes(status)) {
-    const shown = code.length > 20 ? `${code.slice(0, 20)}…` : code;
+    const shown = clip(code, 20);
     const message = `header.prefer: code=${shown} is not a documented answer of ${route.name}; expected one of ${allowed.join(', ')} (or ${definition.successStatus}, its success status)`;
     return new HttpError(400, 'validation_failed', message, {
       issues: [

@@ -18,6 +18,7 @@ import {
 } from '@iacm/sdk/contract';
 import type * as z from 'zod';
 import { HttpError, validationError } from '../errors.js';
+import { clip } from '../http/objects.js';
 import type { RequestLine } from './request.js';
 
 /** An endpoint of the contract matched by a request. */
@@ -74,7 +75,7 @@ export function resolveRoute(method: string, path: string): ResolvedRoute {
     throw new HttpError(
       404,
       'route_not_found',
-      `no endpoint at ${truncate(path)}; see docs/api-semantics.md for the API's paths`,
+      `no endpoint at ${clip(path, 120)}; see docs/api-semantics.md for the API's paths`,
     );
   }
   const best = Math.max(...candidates.map((c) => c.literal));
@@ -85,7 +86,7 @@ export function resolveRoute(method: string, path: string): ResolvedRoute {
   throw new HttpError(
     405,
     'method_not_allowed',
-    `${method} is not allowed on ${truncate(path)}; allowed: ${allow}`,
+    `${method} is not allowed on ${clip(path, 120)}; allowed: ${allow}`,
     {
       headers: { allow },
     },
@@ -170,7 +171,7 @@ function singleValues(
       single[name] = kind === 'list' && typeof value === 'string' ? [value] : value;
       continue;
     }
-    const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
+    const shown = clip(name, 60);
     issues.push({
       location: 'query',
       path: shown,
@@ -225,8 +226,4 @@ function check(schema: z.ZodType, input: unknown, location: IssueLocation, issue
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function truncate(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
