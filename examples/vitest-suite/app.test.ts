@@ -1,155 +1,199 @@
 /**
  * Testing your own code against the mock, with Vitest and MSW: `app.ts` is the code under test, and
- * this suite runs it against `createMockServer` in-process (no port, no network). MSW's
- * `setupServer` answers the SDK's requests to BASE_URL from the mock's handlers; the mock's control
- * plane (`mock.control`) sets the scene: a simulated CI run blocked by a guardrail, faults, the clock.
- * `reset()` after each test puts the seeded data back, so the tests do not depend on each other.
+ * this suite runs it against `createMockServer` in-process (no port, no network). Each test reads as
+ * its scenario:
+ * - a **scene** says what the account holds (these workspaces, these runs, this rule, this stack);
+ * - the app runs against it through the SDK;
+ * - `expect(mock).toHaveReceived(...)` and `mock.control.calls(...)` check what the app sent, typed
+ *   by endpoint;
+ * - `mock.control.waitFor(...)` and `nextDelivery(...)` wait for what happens in the background
+ *   (a webhook delivery, the bot's calls), without sleeps;
+ * - `mock.control.respond(...)` gives one request an answer of the contract (an error, a race).
+ * `reset()` after each test returns to the scene, so the tests do not depend on each other.
  *
  * Run it: `npx vitest run examples/vitest-suite` (in this repository, the `examples` vitest project).
  */
-import { createMockServer } from '@iacm/mock-server';
-import { IacmClient, InternalServerError } from '@iacm/sdk';
-import type { GuardrailCreateBody } from '@iacm/sdk/contract';
+import { createMockServer, scene } from '@iacm/mock-server';
+import { mockMatchers } from '@iacm/mock-server/vitest';
+import { IacmClient } from '@iacm/sdk';
+import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { findBlockedWorkspaces } from './app.js';
+import { createDriftBot, DRIFTED_LABEL, findBlockedWorkspaces } from './app.js';
 
-// Any URL works: MSW intercepts it, nothing listens there.
+expect.extend(mockMatchers);
+
+// Any URLs work: MSW intercepts them, nothing listens there.
 const BASE_URL = 'https://iacm.example.test';
-const mock = createMockServer({ baseUrl: BASE_URL, seed: 7, sizes: { workspaces: 40, events: 100 } });
-const server = setupServer(...mock.handlers);
+const BOT_URL = 'https://drift-bot.example.test/webhooks';
+const BOT_TOKEN = 'Bearer drift-bot-token';
 
-const [account] = mock.control.accounts(); // the seeded primary account and its demo key pair
-if (!account) throw new Error('the mock has no account');
-
-let client: IacmClient;
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  // Create the client after listen(): a client keeps the global fetch of the moment it is created,
-  // and MSW intercepts by replacing the global fetch in listen().
-  client = new IacmClient({
-    baseUrl: BASE_URL,
-    auth: { accessKey: account.accessKey, secretKey: account.secretKey },
-    maxRetries: 1,
-    logLevel: 'off',
-  });
+/** The account under test: what a reader of a test needs to know, and nothing generated in between. */
+const ACME = scene.define({
+  seed: 7, // what the scene leaves out (ids, timestamps, costs...) is drawn from it, the same on every run
+  accounts: [
+    scene.account({
+      name: 'Acme',
+      rules: [
+        scene.rule({
+          name: 'Cost ceiling',
+          type: 'cost',
+          severity: 2, // strict: a failure blocks the run
+          criteria: { cost: { thresholdAmount: 100 } },
+        }),
+      ],
+      workspaces: [
+        scene.workspace({
+          name: 'payments-prod',
+          labels: ['prod'],
+          guardrails: ['Cost ceiling'],
+          runs: [
+            scene.run({ status: 'apply_success' }),
+            scene.run({ status: 'blocked', title: 'Bigger database' }),
+          ],
+        }),
+        scene.workspace({
+          name: 'search-prod',
+          labels: ['prod'],
+          guardrails: ['Cost ceiling'],
+          runs: [scene.run({ status: 'blocked', title: 'More replicas' })],
+        }),
+        scene.workspace({ name: 'web-staging', runs: [scene.run({ status: 'apply_success' })] }),
+      ],
+      // The stack of payments-prod (a stack is named after its workspace), with no finding yet.
+      stacks: [scene.stack({ workspace: 'payments-prod', status: 'active' })],
+      // The bot's webhook integration: there from the start (a scene's integrations get no test delivery).
+      webhooks: [
+        scene.webhook({ nickname: 'drift-bot', url: BOT_URL, credentials: { authorization: BOT_TOKEN } }),
+      ],
+    }),
+  ],
 });
-afterEach(() => {
-  mock.control.reset(); // the seeded state again: rules, runs and labels as generated
-  mock.control.clearFaults();
-  mock.control.clock.resume();
+
+const mock = createMockServer({ baseUrl: BASE_URL, scene: ACME });
+const [account] = mock.control.accounts(); // the scene's account and its key pair
+if (!account) throw new Error('the scene has no account');
+
+const client = new IacmClient({
+  baseUrl: BASE_URL,
+  auth: { accessKey: account.accessKey, secretKey: account.secretKey },
+  maxRetries: 1,
+  sleep: async () => {}, // retry waits take no time in tests
+  logLevel: 'off',
 });
-afterAll(() => server.close());
 
-/** A strict rule: a monthly cost rise over $100 blocks the run. */
-const costCeiling: GuardrailCreateBody = {
-  createdBy: 'a0a0a0a0a0a0a0a0a0a0a0a0',
-  name: 'Cost ceiling',
-  type: 'cost',
-  severity: 2,
-  scope: {
-    workspaces: { include: [], exclude: [] },
-    repositories: { include: [], exclude: [] },
-    branches: { include: [], exclude: [] },
-    labels: { include: [], exclude: [] },
-  },
-  criteria: { cost: { thresholdAmount: 100 } },
-};
+// The app under test: the bot, answering where the integration delivers.
+const bot = createDriftBot(client, { type: 'header', value: BOT_TOKEN });
+// MSW answers both in-process: the API from the mock's handlers, the deliveries from the bot.
+const server = setupServer(
+  ...mock.handlers,
+  http.post(BOT_URL, ({ request }) => bot(request)),
+);
 
-/** A workspace whose last run is not blocked. */
-async function unblockedWorkspace() {
-  const [workspace] = await client.workspaces.search({
-    filters: { status: ['apply_success'] },
-    sort: { workspaceName: { order: 1 } },
-    pageSize: 1,
-  });
-  if (!workspace) throw new Error('expected a workspace whose last run was applied');
-  return workspace;
+// The client may be created before listen(): it looks the global fetch up at each call.
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => mock.control.reset()); // the scene again: data, journal, one-off answers, faults
+afterAll(() => {
+  mock.control.cancelWaits();
+  server.close();
+});
+
+/** The stack of a workspace of the scene (arranging, through the control plane: not journalled). */
+function stackOf(workspaceName: string) {
+  const stack = mock.control.getState().accounts[0]?.stacks.find((s) => s.name === workspaceName);
+  if (!stack) throw new Error(`no stack named ${workspaceName}`);
+  return stack;
 }
 
 describe('findBlockedWorkspaces', () => {
-  it('finds the workspaces whose last run is blocked in the seeded data', async () => {
-    const seeded = mock.control
-      .getState()
-      .accounts[0]?.workspaces.filter((w) => w.lastRunStatus?.description === 'blocked')
-      .map((w) => w.id)
-      .sort();
-
+  it('finds the workspaces whose last run is blocked, with what blocked them', async () => {
     const found = await findBlockedWorkspaces(client);
 
-    expect(found.map((w) => w.id).sort()).toEqual(seeded);
-  });
+    expect(found.map((w) => [w.workspaceName, w.runTitle])).toEqual([
+      ['payments-prod', 'Bigger database'],
+      ['search-prod', 'More replicas'],
+    ]);
+    expect(found[0]?.violations).toEqual([expect.stringMatching(/^strict: /)]);
 
-  it('reports a run that a strict guardrail blocked, with the violation', async () => {
-    await client.guardrails.create(costCeiling);
-    const workspace = await unblockedWorkspace();
-
-    // The mock plays the CI pipeline: the plan raises the monthly cost by $150.
-    const { run, evaluation } = mock.control.simulateRun(workspace.id, {
-      title: 'Bigger database',
-      changes: [
-        {
-          address: 'aws_db_instance.main',
-          assetType: 'aws_db_instance',
-          region: 'us-east-1',
-          actions: ['update'],
-          monthlyCost: { before: 100, after: 250 },
-        },
-      ],
-      apply: true,
+    // One search for blocked workspaces, then one look at each one's runs, and nothing else.
+    expect(mock).toHaveReceived('workspaces.search', {
+      times: 1,
+      body: expect.objectContaining({ filters: { status: ['blocked'] } }),
     });
-    expect(run.status).toBe('blocked');
-    expect(evaluation.blocked).toBe(true);
-
-    const found = await findBlockedWorkspaces(client);
-
-    const blocked = found.find((w) => w.id === workspace.id);
-    expect(blocked?.runTitle).toBe('Bigger database');
-    expect(blocked?.violations).toContainEqual(
-      'strict: monthly cost rises by $150.00 (+150.00%), over the $100.00 threshold',
+    expect(mock).toHaveReceived('workspaces.runs.search', { times: 2 });
+    expect(mock.control.calls('workspaces.runs.search').map((call) => call.params.workspaceId)).toEqual(
+      found.map((w) => w.id),
     );
+    expect(mock).toHaveReceivedNothingElse(['auth.login']);
   });
 
-  it('starts from the seeded data again after reset()', async () => {
-    const workspace = await unblockedWorkspace();
-    mock.control.simulateRun(workspace.id, { failPlan: true });
-    expect((await unblockedWorkspace()).id).not.toBe(workspace.id);
+  it('leaves out a workspace deleted between the search and the look at its runs', async () => {
+    // The next look at runs answers 404, as the service does for a workspace deleted meanwhile.
+    mock.control.respond('workspaces.runs.search', { status: 404 });
 
-    mock.control.reset();
+    const found = await findBlockedWorkspaces(client);
 
-    expect((await unblockedWorkspace()).id).toBe(workspace.id);
+    expect(found.map((w) => w.workspaceName)).toEqual(['search-prod']);
+    expect(mock.control.calls('workspaces.runs.search').map((call) => call.status)).toEqual([404, 200]);
   });
 
-  it('rides out one 503 (the SDK retries), and fails with InternalServerError when it persists', async () => {
-    // Retry-After: 0 makes the retry immediate.
-    mock.control.addFault({
-      method: 'POST',
-      path: '/v2/workspaces/search',
-      status: 503,
-      headers: { 'Retry-After': '0' },
+  it('rides out one 500 (the SDK retries the search)', async () => {
+    mock.control.respond('workspaces.search', {
+      status: 500,
+      match: { body: { filters: { status: ['blocked'] } } },
     });
-    await expect(findBlockedWorkspaces(client)).resolves.toBeInstanceOf(Array);
 
-    mock.control.addFault({
-      method: 'POST',
-      path: '/v2/workspaces/search',
-      status: 503,
-      headers: { 'Retry-After': '0' },
-      times: 2, // the first attempt and the one retry (maxRetries: 1)
-    });
-    await expect(findBlockedWorkspaces(client)).rejects.toBeInstanceOf(InternalServerError);
+    await expect(findBlockedWorkspaces(client)).resolves.toHaveLength(2);
+
+    expect(mock.control.calls('workspaces.search').map((call) => call.status)).toEqual([500, 200]);
   });
+});
 
-  it('keeps working when the login token expires (the SDK logs in again)', async () => {
-    await findBlockedWorkspaces(client); // logs in (once), then the token is cached
+describe('the SDK against the mock', () => {
+  it('logs in again by itself when the token expires', async () => {
+    await findBlockedWorkspaces(client); // the client logs in and keeps the token
     mock.control.clearJournal();
     mock.control.clock.advance(2 * 60 * 60 * 1000); // the mock's tokens live an hour
 
-    await expect(findBlockedWorkspaces(client)).resolves.toBeInstanceOf(Array);
+    await expect(findBlockedWorkspaces(client)).resolves.toHaveLength(2);
 
-    // One 401 token_expired, one new login, and the same call again.
-    const journal = mock.control.journal();
-    expect(journal.filter((entry) => entry.status === 401)).toHaveLength(1);
-    expect(journal.filter((entry) => entry.path === '/v2/login')).toHaveLength(1);
+    // The search got 401 token_expired; the client logged in again and repeated it.
+    expect(mock.control.calls('workspaces.search').map((call) => call.status)).toEqual([401, 200]);
+    expect(mock).toHaveReceived('auth.login', { times: 1, status: 200 });
+  });
+});
+
+describe('the drift bot', () => {
+  it('labels the drifted workspace when a Drift notification arrives', async () => {
+    // Arm the waits first: they see what happens after the call.
+    const delivered = mock.control.nextDelivery({ kind: 'Drift' });
+    const labelled = mock.control.waitFor('workspaces.setLabels');
+
+    // The mock plays the service: a drift on payments-prod's stack, delivered to the bot.
+    mock.control.recordFinding(stackOf('payments-prod').id, { kind: 'Drift', name: 'aws_s3_bucket.logs' });
+
+    expect(await delivered).toMatchObject({ kind: 'Drift', status: 200, outcome: 'delivered' });
+    const call = await labelled;
+    expect(call.body).toEqual({ labels: ['prod', DRIFTED_LABEL] });
+    const [workspace] = await client.workspaces.search({ searchValue: 'payments-prod', pageSize: 1 });
+    expect([workspace?.id, workspace?.labels]).toEqual([call.params.workspaceId, ['prod', DRIFTED_LABEL]]);
+  });
+
+  it('fails the delivery when the label change is refused, and labels the workspace on the retry', async () => {
+    // One refusal of the label change, as the service answers a key without write permission.
+    mock.control.respond('workspaces.setLabels', { status: 403 });
+    const firstAttempt = mock.control.nextDelivery({ kind: 'Drift' });
+
+    mock.control.recordFinding(stackOf('payments-prod').id, { kind: 'Drift' });
+
+    // The bot answered 500, so the mock will deliver again; send the retry now instead of waiting.
+    expect(await firstAttempt).toMatchObject({ status: 500, outcome: 'retrying' });
+    await mock.control.flushDeliveries();
+
+    expect(mock.control.calls('workspaces.setLabels').map((call) => call.status)).toEqual([403, 200]);
+    expect(mock).toHaveReceived('workspaces.setLabels', {
+      body: { labels: ['prod', DRIFTED_LABEL] },
+      status: 200,
+    });
   });
 });

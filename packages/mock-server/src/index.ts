@@ -74,7 +74,14 @@ export { HttpError } from './errors.js';
 export type { HandleOptions, MockRequest, MockResponse } from './http/message.js';
 export type { EndpointBody, EndpointParams, EndpointQuery } from './operations/operation.js';
 export type { MockClock } from './pipeline/clock.js';
-export { type Fault, FaultBody, type FaultRule } from './pipeline/faults.js';
+export {
+  type EndpointFaultTarget,
+  type Fault,
+  type FaultAction,
+  FaultBody,
+  type FaultRule,
+  type PathFaultTarget,
+} from './pipeline/faults.js';
 export { JOURNAL_RANGES, type JournalEntry, type JournalInput } from './pipeline/journal.js';
 export type { JournalCall } from './pipeline/journal-calls.js';
 export {
@@ -84,13 +91,35 @@ export {
   type OneOffAnswer,
   type OneOffAnswerBase,
   OneOffBody,
-  type OneOffMatch,
   type OneOffSuccessBody,
 } from './pipeline/one-off.js';
 export { RATE_LIMIT_RANGES, type TrustProxy } from './pipeline/rate-limit.js';
+export type { OneOffMatch } from './pipeline/request-match.js';
+export {
+  type DeliveryKind,
+  HTTP_WAIT_TIMEOUT_RANGE,
+  type NextDeliveryOptions,
+  WAIT_LIMITS,
+  WAIT_TIMEOUT_RANGE,
+  type WaitForOptions,
+  type WaitSince,
+} from './pipeline/waiters.js';
 export { Collection, type QueryOptions } from './query/collection.js';
 export type { SortValue } from './query/compare.js';
 export { SIZE_RANGES } from './store/seed/limits.js';
+export {
+  SCENE_IAC_TYPES,
+  SCENE_LIMITS,
+  type Scene,
+  type SceneAccount,
+  type SceneEvent,
+  type SceneRule,
+  type SceneRun,
+  type SceneStack,
+  type SceneWebhook,
+  type SceneWorkspace,
+  scene,
+} from './store/seed/scene.js';
 export { type GenerateStateOptions, generateState } from './store/seed.js';
 export {
   type AccountState,

@@ -37,11 +37,13 @@ import {
 } from '../src/pipeline/journal.js';
 import { ONE_OFF_LIMITS } from '../src/pipeline/one-off.js';
 import { DEFAULT_MAX_RATE_LIMIT_CLIENTS, RATE_LIMIT_RANGES } from '../src/pipeline/rate-limit.js';
+import { WAIT_LIMITS } from '../src/pipeline/waiters.js';
 import { SPLIT_PATTERN_BOUNDS } from '../src/query/glob.js';
 import { VERSION_KEY_BOUNDS } from '../src/query/versions.js';
 import { COMPACT_AFTER_HOLES, EventLog } from '../src/store/event-log.js';
 import { RUN_CACHE_WORKSPACES } from '../src/store/runs.js';
 import { SIZE_MAXIMA } from '../src/store/seed/limits.js';
+import { SCENE_LIMITS } from '../src/store/seed/scene.js';
 
 const doc = readFileSync(new URL('../../../docs/security.md', import.meta.url), 'utf8');
 const n = (value: number) => value.toLocaleString('en-US');
@@ -63,7 +65,15 @@ describe('docs/security.md matches the code', () => {
     ['journal body', `${kib(DEFAULT_JOURNAL_BODY_BYTES)} of its JSON text`],
     ['one-off answers waiting', `${n(ONE_OFF_LIMITS.maxAnswers)} (the next is a 409)`],
     ['one-off answer size', `${kib(ONE_OFF_LIMITS.maxBodyBytes)} of JSON each`],
-    ['one-off answers total', `${kib(ONE_OFF_LIMITS.maxTotalBytes)} of JSON all together`],
+    ['one-off answers total', `${kib(ONE_OFF_LIMITS.maxTotalBytes)} all together by the heap's measure`],
+    [
+      'scenes',
+      `at most ${n(SCENE_LIMITS.accounts)} accounts, ${n(SCENE_LIMITS.workspacesPerAccount)} workspaces, ${n(SCENE_LIMITS.rulesPerAccount)} rules, ${n(SCENE_LIMITS.stacksPerAccount)} stacks, ${n(SCENE_LIMITS.eventsPerAccount)} events and ${n(SCENE_LIMITS.webhooksPerAccount)} webhooks per account, ${n(SCENE_LIMITS.runsPerWorkspace)} runs per workspace, and ${n(SCENE_LIMITS.records)} records in all`,
+    ],
+    ['waits pending', `${n(WAIT_LIMITS.maxWaiters)} at once`],
+    ['wait default', `${n(WAIT_LIMITS.defaultTimeoutMs)} by default, on real timers`],
+    ['wait listing', `lists at most ${WAIT_LIMITS.listed} of what arrived`],
+    ['scene body', `\`POST /__mock/scene\` takes ${kib(SCENE_LIMITS.maxBodyBytes)} of JSON`],
     ['rules per account', `${n(DEFAULT_ACCOUNT_LIMITS.rulesPerAccount)} per account (the next`],
     ['rule bytes', `${kib(DEFAULT_ACCOUNT_LIMITS.ruleBytesPerAccount)} per account by \`storedBytes\``],
     [

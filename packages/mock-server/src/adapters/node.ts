@@ -77,7 +77,7 @@ export interface RunningMockServer {
   control: MockCore['control'];
   /** The underlying `node:http` server. */
   server: Server;
-  /** Stops listening and closes open connections. */
+  /** Stops listening and closes open connections; pending waits (`control.waitFor`, long polls) are rejected. */
   close(): Promise<void>;
 }
 
@@ -316,6 +316,7 @@ export async function listen(options: ListenOptions = {}): Promise<RunningMockSe
     server,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        core.control.cancelWaits('the mock server was closed (close())');
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

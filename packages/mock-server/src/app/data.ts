@@ -9,7 +9,7 @@
 import type { DomainServices } from '../domain/simulate.js';
 import { IdFactory } from '../store/ids.js';
 import { Random } from '../store/random.js';
-import { generateLazyState } from '../store/seed.js';
+import { generateLazyState, generateSceneState } from '../store/seed.js';
 import type { MockState } from '../store/state.js';
 import { type SeededParts, Store } from '../store/store.js';
 import type { KeyPairs } from './key-pairs.js';
@@ -43,6 +43,11 @@ export class MockData {
   load(source: DataSource): void {
     if ('snapshot' in source) {
       this.install(JSON.parse(source.snapshot) as MockState);
+      return;
+    }
+    if ('scene' in source) {
+      // A scene's data is generated, so its key pairs are a seed's (test fixtures on loopback).
+      this.#install(this.keyPairs.apply(generateSceneState(source.scene), false));
       return;
     }
     const { state, runs, events } = generateLazyState({

@@ -14,7 +14,7 @@ import { EventRecorder } from '../domain/events.js';
 import { type FindingInput, recordFindingOnStack } from '../domain/findings.js';
 import { dispatchNotification, outboxOf, queueNotification } from '../domain/notify.js';
 import { type DomainServices, type SimulatedRunInput, simulateRunOnWorkspace } from '../domain/simulate.js';
-import { WebhookHub } from '../domain/webhooks.js';
+import { IntegrationCreateBody, WebhookHub } from '../domain/webhooks.js';
 import type { HandleOptions, MockRequest, MockResponse } from '../http/message.js';
 import { EventCursor } from '../operations/event-cursor.js';
 import type { HandlerServices } from '../operations/index.js';
@@ -24,12 +24,13 @@ import { handleRequest, type PipelineParts } from '../pipeline/handle.js';
 import { Journal } from '../pipeline/journal.js';
 import { OneOffStage } from '../pipeline/one-off.js';
 import { RateLimiter } from '../pipeline/rate-limit.js';
+import { Waiters } from '../pipeline/waiters.js';
 import { Random } from '../store/random.js';
 import { DEFAULT_SEED, DEFAULT_SIZES, type MockAccount } from '../store/state.js';
 import type { Store } from '../store/store.js';
 import { MockData } from './data.js';
 import { KeyPairs } from './key-pairs.js';
-import { type MockOptions, type StartConfiguration, startConfiguration } from './options.js';
+import { type DataSource, type MockOptions, type StartConfiguration, startConfiguration } from './options.js';
 import { RESET_STAGES, type ResetStage, type Resettable } from './reset.js';
 import { randomHex } from './secrets.js';
 
@@ -55,6 +56,8 @@ export class MockCore {
 
   readonly #start: StartConfiguration;
   readonly #data: MockData;
+  /** What `reset()` loads: the start data, or the scene `control.scene` set since. */
+  #resetData: DataSource;
   readonly #pipeline: PipelineParts;
   readonly #events = new EventRecorder(
     () => this.#data.random,
@@ -68,6 +71,8 @@ export class MockCore {
     nextBuild: () => this.#data.nextBuild(),
     events: this.#events,
   };
+  /** The pending waits (`control.waitFor`, `control.nextDelivery`): told by the journal and the hub. */
+  readonly #waiters = new Waiters();
   /** How many resets so far: a request that started before a reset is not journaled after it. */
   #resets = 0;
   /**
@@ -80,6 +85,7 @@ export class MockCore {
   constructor(options: MockOptions = {}) {
     const start = startConfiguration(options);
     this.#start = start;
+    this.#resetData = start.data;
     // The token key is a secret: random per mock (never the seeded generator), kept across resets so
     // earlier tokens stay valid. The continuation-token key is not a secret (a forged cursor pages
     // only the caller's own account): it derives from the seed, so the same seed and query give the
@@ -101,6 +107,7 @@ export class MockCore {
       policy: start.deliveryPolicy,
       seed: () => this.store.origin.seed,
       retention: start.retention,
+      onAttempt: (attempt, integration) => this.#waiters.attempted(attempt, integration),
     });
     const services: HandlerServices = {
       now: () => this.now(),
@@ -134,10 +141,24 @@ export class MockCore {
         serveControl(this.control, start.controlAccess, request, line, body, requestId),
     };
     const { journal, faults, rateLimiter, oneOff } = this.#pipeline;
+    const waiters = this.#waiters;
+    journal.listen((endpoint, read) => waiters.journalled(endpoint, read));
     this.#resettable = {
-      data: { reset: () => this.#data.load(start.data) },
-      webhooks: this.webhooks,
-      journal,
+      data: { reset: () => this.#data.load(this.#resetData) },
+      // A scene's integrations are part of its start: back after the hub is reset.
+      webhooks: {
+        reset: () => {
+          this.webhooks.reset();
+          this.#installSceneWebhooks();
+        },
+      },
+      // The journal, and the waits on it and on deliveries (rejected).
+      journal: {
+        reset: () => {
+          journal.reset();
+          waiters.reset();
+        },
+      },
       // The injected answers: the faults and the one-off answers.
       faults: {
         reset: () => {
@@ -158,6 +179,7 @@ export class MockCore {
       options.onSeedProgress,
     );
     this.#data.load(start.data);
+    this.#installSceneWebhooks();
     // The control plane reaches the domain with checked values only (it checks every body once).
     const core: CoreView = {
       store: { toState: () => this.store.toState() },
@@ -177,9 +199,30 @@ export class MockCore {
       faults,
       oneOff: oneOff.book,
       rateLimiter,
+      waiters,
       reset: () => this.#reset(),
       reseed: (seed, sizes) => this.#data.load({ seed, sizes: { ...DEFAULT_SIZES, ...sizes } }),
       setState: (state) => this.#data.install(state),
+      setScene: (scene) => {
+        this.#resetData = { scene };
+        this.#data.load(this.#resetData);
+        this.#installSceneWebhooks();
+      },
+    });
+  }
+
+  /** Stores the webhook integrations of the scene the data came from (none for other data). */
+  #installSceneWebhooks(): void {
+    const source = this.#resetData;
+    // Called right after the data was loaded from `#resetData` (start, `control.scene`, reset).
+    if (!('scene' in source)) return;
+    const accounts = [...this.store.accounts.values()];
+    source.scene.accounts?.forEach((account, index) => {
+      const accountId = accounts[index]?.account.id;
+      if (!accountId) return;
+      for (const webhook of account.webhooks ?? []) {
+        this.webhooks.install(accountId, IntegrationCreateBody.parse(webhook));
+      }
     });
   }
 

@@ -17,6 +17,7 @@ import {
   toLoginThrottle,
 } from '../auth/login.js';
 import type { ControlAccess } from '../control/access.js';
+import { checkSceneBody } from '../control/scene.js';
 import { checkSnapshot } from '../control/state.js';
 import { type AccountLimits, toAccountLimits } from '../domain/caps.js';
 import { type DeliveryPolicy, toDeliveryPolicy } from '../domain/delivery-policy.js';
@@ -33,6 +34,7 @@ import {
 } from '../pipeline/journal.js';
 import { type RateLimit, type TrustProxy, toRateLimit } from '../pipeline/rate-limit.js';
 import { checkSeedOption, checkSeedSizes, SIZE_GROUP } from '../store/seed/limits.js';
+import type { CheckedScene, Scene } from '../store/seed/scene.js';
 import { DEFAULT_SEED, type MockState, type SeedSizes } from '../store/state.js';
 
 /** Options of a mock server core. */
@@ -55,6 +57,14 @@ export interface MockOptions {
    * /__mock/state` check one: an `HttpError` 400 naming the first bad record and field.
    */
   state?: MockState;
+  /**
+   * Start from this scene (`docs/testing-with-the-mock.md`, "Scenes"): the accounts, workspaces and
+   * runs, rules, stacks and findings, events and webhook integrations it names, exactly, and what it
+   * leaves out generated from its seed (the `seed` option when the scene has none). `reset()` returns
+   * to it. Checked whole first: an `HttpError` 400 naming the path, what was expected and what came.
+   * Not with `state` or `sizes`.
+   */
+  scene?: Scene;
   /**
    * Called while data is generated (at the start, and again on `reset()` and `seed()`), for a
    * progress display: `done` of `total` workspaces and events are generated (as `generateState`'s
@@ -151,7 +161,10 @@ export interface MockOptions {
 }
 
 /** Where the data comes from: a seed and sizes, or a snapshot (kept as JSON so each load gets fresh records). */
-export type DataSource = { seed: number | string; sizes: SeedSizes } | { snapshot: string };
+export type DataSource =
+  | { seed: number | string; sizes: SeedSizes }
+  | { snapshot: string }
+  | { scene: CheckedScene };
 
 /**
  * What a mock starts with, resolved once from its options: `reset()` returns every part of the state
@@ -223,6 +236,21 @@ function seededData(options: MockOptions): DataSource {
   return { seed, sizes };
 }
 
+/** The start data: the `state` snapshot, the `scene`, or the seed and sizes. */
+function startData(options: MockOptions): DataSource {
+  if (options.scene !== undefined) {
+    if (options.state !== undefined || options.sizes !== undefined) {
+      throw new RangeError(
+        'MockOptions scene: expected a scene alone, without state or sizes (a scene says what it holds)',
+      );
+    }
+    const seed = options.seed === undefined ? undefined : checkSeedOption('MockOptions seed', options.seed);
+    const scene = seed === undefined ? options.scene : { seed, ...options.scene };
+    return { scene: checkSceneBody(scene) };
+  }
+  return options.state ? { snapshot: JSON.stringify(checkSnapshot(options.state)) } : seededData(options);
+}
+
 /** Who may use the control plane over HTTP, as the options say (`control`, `controlToken`). */
 export function controlAccessOf(options: Pick<MockOptions, 'control' | 'controlToken'>): ControlAccess {
   return { enabled: options.control !== false, token: options.controlToken };
@@ -236,7 +264,7 @@ export function controlAccessOf(options: Pick<MockOptions, 'control' | 'controlT
 export function startConfiguration(options: MockOptions): StartConfiguration {
   const trustProxy = options.trustProxy ?? false;
   return Object.freeze({
-    data: options.state ? { snapshot: JSON.stringify(checkSnapshot(options.state)) } : seededData(options),
+    data: startData(options),
     rateLimit: toRateLimit(options.rateLimit),
     deliveryPolicy: toDeliveryPolicy(options.deliveryPolicy),
     retention: toRetentionBounds(options.retention),

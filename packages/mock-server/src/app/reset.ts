@@ -25,7 +25,8 @@ export const RESET_STAGES = [
  * - `data`: accounts and their records (the start seed's data, or the start snapshot), the outboxes,
  *   the generator of new ids and build numbers;
  * - `webhooks`: integrations, delivery attempts, deliveries in progress (cancelled), the retry policy;
- * - `journal`: the journaled requests and the request-id counter (`pipeline/journal.ts`);
+ * - `journal`: the journaled requests and the request-id counter (`pipeline/journal.ts`), and the
+ *   pending waits (`control.waitFor`, `control.nextDelivery`: rejected, `pipeline/waiters.ts`);
  * - `faults`: the waiting faults and the fault-id counter (`pipeline/faults.ts`), and the waiting
  *   one-off answers and their id counter (`pipeline/one-off.ts`);
  * - `rateLimit`: the setting (as the options gave it) and the per-client counters (`pipeline/rate-limit.ts`);

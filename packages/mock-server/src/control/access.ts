@@ -11,6 +11,7 @@
  */
 
 import { isJsonMediaType, readHeader } from '@iacm/sdk/contract';
+import { bearerToken } from '../auth/bearer.js';
 import { constantTimeEqual } from '../auth/jwt.js';
 import { HttpError } from '../errors.js';
 import type { MockRequest } from '../http/message.js';
@@ -50,8 +51,7 @@ export async function checkControlAccess(request: MockRequest, access: ControlAc
     );
   }
   if (access.token === undefined) return;
-  const header = readHeader(request.headers, 'authorization') ?? '';
-  const given = header.slice(0, 7).toLowerCase() === 'bearer ' ? header.slice(7).trim() : '';
+  const given = bearerToken(readHeader(request.headers, 'authorization')) ?? '';
   if (!(await constantTimeEqual(given, access.token))) {
     throw new HttpError(
       403,

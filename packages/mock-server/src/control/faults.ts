@@ -1,14 +1,38 @@
-/** Control routes: `POST`, `GET` and `DELETE /__mock/faults`. @module */
-import { FAULT_LIMITS, FaultBody } from '../pipeline/faults.js';
-import { type ControlRoute, controlRoute, ok } from './route.js';
+/** Control routes: `POST`, `GET` and `DELETE /__mock/faults`, and the check of a fault rule. @module */
+import { type EndpointDefinition, endpointList, limitIssues } from '@iacm/sdk/contract';
+import { validationError } from '../errors.js';
+import { type CheckedFaultRule, FAULT_LIMITS, FaultBody } from '../pipeline/faults.js';
+import { matchIssues } from '../pipeline/request-match.js';
+import { checkEndpointName } from './journal.js';
+import { type ControlRoute, controlRoute, ok, parseControlBody } from './route.js';
+
+/** The endpoint table's definitions by name. */
+const DEFINITIONS: ReadonlyMap<string, EndpointDefinition> = new Map(endpointList.map((d) => [d.name, d]));
+
+/**
+ * Checks a fault rule (`POST /__mock/faults`'s body, `control.addFault`'s rule): an `endpoint` first
+ * (a 400 naming `endpoint`, what came and the closest names, as `control.calls` gives), then the
+ * shape ({@link FaultBody}: exactly one of `path` and `endpoint`, the ranges), then `match`'s members
+ * against the endpoint's body and query (one 400 naming each unknown one).
+ */
+export function checkFault(raw: unknown): CheckedFaultRule {
+  const endpoint = (raw as { endpoint?: unknown } | null | undefined)?.endpoint;
+  if (endpoint !== undefined) checkEndpointName(endpoint, 'body');
+  const rule = parseControlBody(FaultBody, raw);
+  if (rule.endpoint !== undefined && rule.match !== undefined) {
+    const issues = matchIssues(DEFINITIONS.get(rule.endpoint) as EndpointDefinition, rule.match);
+    if (issues.length > 0) throw validationError(limitIssues(issues));
+  }
+  return rule;
+}
 
 /** The fault routes. */
 export const faultsRoutes: readonly ControlRoute[] = [
   controlRoute({
     method: 'POST',
     path: '/__mock/faults',
-    summary: 'inject a fault (status, delay, dropped connection)',
-    body: FaultBody,
+    summary: 'inject a fault (status, delay, dropped connection) on a path or an endpoint',
+    body: checkFault,
     maxBodyBytes: FAULT_LIMITS.maxBodyBytes,
     handler: ({ deps, body }) => ok(deps.faults.add(body), 201),
   }),

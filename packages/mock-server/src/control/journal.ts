@@ -86,8 +86,11 @@ export const JournalListingQuery = z.object({
   endpoint: z.string().optional(),
 });
 
-/** The number a query's `limit` text says (as `Number` reads it), or the text itself when it says none. */
-function queryNumber(text: string | string[] | undefined): unknown {
+/**
+ * The number a query parameter's text says (as `Number` reads it: `limit`, a wait's `timeout`), or the
+ * text itself when it says none.
+ */
+export function queryNumber(text: string | string[] | undefined): unknown {
   if (typeof text !== 'string') return text;
   const value = Number(text);
   return Number.isNaN(value) ? text : value;

@@ -14,9 +14,9 @@ import { EvaluateBody } from '../domain/dry-run.js';
 import { FindingBody } from '../domain/findings.js';
 import { SimulatedRunBody } from '../domain/simulate.js';
 import { NotificationBody } from '../domain/webhooks.js';
-import { FaultBody } from '../pipeline/faults.js';
 import { journalCalls } from '../pipeline/journal-calls.js';
 import { checkOneOff } from '../pipeline/one-off.js';
+import { checkFault } from './faults.js';
 import { checkEndpointName, journalListingLimit } from './journal.js';
 import { controlRateLimit } from './rate-limit.js';
 import {
@@ -28,8 +28,10 @@ import {
 } from './route.js';
 import { dispatchControl } from './router.js';
 import { CONTROL_ROUTES } from './routes.js';
+import { checkSceneBody } from './scene.js';
 import { reseed, SeedBody } from './seed.js';
 import { checkSnapshot } from './state.js';
+import { checkNextDelivery, checkWaitFor } from './waits.js';
 import { webhookControl } from './webhooks.js';
 
 /** Whether a control request's `body` is a reader (the core's) rather than the body itself. */
@@ -46,11 +48,20 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     seed: (seed, sizes = {}) => reseed(deps, parseControlBody(SeedBody, { seed, sizes })),
     getState: () => core.store.toState(),
     setState: (state) => deps.setState(checkSnapshot(state)),
+    scene: (scene) => deps.setScene(checkSceneBody(scene)),
     accounts: () => core.accounts(),
     journal: (limit) => deps.journal.list(journalListingLimit(limit)),
     clearJournal: () => deps.journal.clear(),
     calls: (name) => journalCalls(deps.journal, checkEndpointName(name, 'body') as typeof name),
-    addFault: (rule) => deps.faults.add(parseControlBody(FaultBody, rule)),
+    waitFor: async (name, options = {}) =>
+      deps.waiters.waitFor(deps.journal, checkWaitFor({ ...options, endpoint: name })),
+    nextDelivery: async (options = {}) =>
+      deps.waiters.nextDelivery(checkNextDelivery(options), () => ({
+        attempts: core.webhooks.attempts(),
+        integrations: core.webhooks.list(),
+      })),
+    cancelWaits: (reason = 'control.cancelWaits() was called') => deps.waiters.rejectAll(reason),
+    addFault: (rule) => deps.faults.add(checkFault(rule)),
     faults: () => deps.faults.list(),
     clearFaults: () => deps.faults.clear(),
     respond: (name, answer) => deps.oneOff.add(checkOneOff({ ...answer, endpoint: name })),

@@ -22,6 +22,8 @@ import type { Journal, JournalEntry } from '../pipeline/journal.js';
 import type { JournalCall } from '../pipeline/journal-calls.js';
 import type { OneOff, OneOffAnswer, OneOffBook } from '../pipeline/one-off.js';
 import type { RateLimiter } from '../pipeline/rate-limit.js';
+import type { NextDeliveryOptions, Waiters, WaitForOptions } from '../pipeline/waiters.js';
+import type { CheckedScene, Scene } from '../store/seed/scene.js';
 import type { MockAccount, MockState, SeedSizes } from '../store/state.js';
 
 /** The control plane of a mock: in-process methods, and the same over HTTP under `/__mock`. */
@@ -40,6 +42,13 @@ export interface ControlPlane {
   getState(): MockState;
   /** Replaces the whole state with a snapshot (validated record by record); reset returns to the start data. */
   setState(state: unknown): void;
+  /**
+   * Replaces the data with a scene (`POST /__mock/scene`): what it names, exactly, and what it leaves
+   * out generated from its seed. Checked whole before anything changes (an `HttpError` 400 naming the
+   * path, what was expected and what came). From then on `reset()` returns to this scene. See
+   * `docs/testing-with-the-mock.md`, "Scenes".
+   */
+  scene(scene: Scene): void;
   /** The accounts and their key pairs, primary first. */
   accounts(): MockAccount[];
   /** The last requests, oldest first (at most `limit`). */
@@ -52,8 +61,35 @@ export interface ControlPlane {
    * (`GET /__mock/journal?endpoint=name`). An unknown name is a 400 listing the closest names.
    */
   calls<N extends EndpointName>(name: N): JournalCall<N>[];
-  /** Adds a fault; returns it with its id. */
-  addFault(rule: FaultRule): Fault;
+  /**
+   * Resolves with the first call of endpoint `name` that `options.match` selects (partial body,
+   * partial query, account: as `respond` matches), recorded after `options.since` (default `'now'`,
+   * the moment of the call; `'start'`: any the journal still keeps; a request id or an entry: after
+   * that request's entry), typed as `calls(name)` types it. Rejects (an `HttpError`) after
+   * `options.timeout` ms (default 5,000; real time, whatever fake timers do) with 408 listing the
+   * first 10 requests that did arrive and their count; 409 past 100 pending waits, on `reset()` and on
+   * `cancelWaits()`. `GET`/`POST /__mock/journal/wait` over HTTP (at most 30 s).
+   */
+  waitFor<N extends EndpointName>(name: N, options?: WaitForOptions<N>): Promise<JournalCall<N>>;
+  /**
+   * Resolves with the next webhook delivery attempt (of `options.kind`: `Drift`, ... or `test`; to
+   * `integrationId` or `nickname`), made after the call (`since: 'start'`: one the attempt log holds
+   * counts). Rejects as {@link ControlPlane.waitFor} does. `GET /__mock/deliveries/next` over HTTP.
+   */
+  nextDelivery(options?: NextDeliveryOptions): Promise<DeliveryAttempt>;
+  /**
+   * Rejects every pending `waitFor` and `nextDelivery` (409 saying they were cancelled); answers how
+   * many; `reason` is said in their message (default: that `cancelWaits()` was called). `reset()` and
+   * a standalone server's `close()` do this; with MSW, call it in `afterAll`.
+   */
+  cancelWaits(reason?: string): number;
+  /**
+   * Adds a fault (`POST /__mock/faults`); returns it with its id. It names exactly one of `path` (a
+   * glob, with `method`: applied before routing) and `endpoint` (with `match`, the one-off answers'
+   * matcher: applied after routing, authentication and validation). An unknown endpoint is a 400
+   * naming `endpoint` and the closest names.
+   */
+  addFault<N extends EndpointName>(rule: FaultRule<N>): Fault;
   /** The faults still waiting. */
   faults(): Fault[];
   /** Removes every fault. */
@@ -149,12 +185,16 @@ export interface ControlDeps {
   oneOff: OneOffBook;
   /** The rate-limit stage. */
   rateLimiter: RateLimiter;
+  /** The pending waits (`waitFor`, `nextDelivery`). */
+  waiters: Waiters;
   /** Resets every part of the state; answers the parts, in order. */
   reset(): readonly string[];
   /** Generates new data. */
   reseed(seed: number | string, sizes: Partial<SeedSizes>): void;
   /** Installs a validated snapshot. */
   setState(state: MockState): void;
+  /** Installs a checked scene, which reset then returns to. */
+  setScene(scene: CheckedScene): void;
 }
 
 /**

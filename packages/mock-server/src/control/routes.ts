@@ -16,8 +16,10 @@ import { resetRoutes } from './reset.js';
 import { responsesRoutes } from './responses.js';
 import type { ControlRoute } from './route.js';
 import { runsRoutes } from './runs.js';
+import { sceneRoutes } from './scene.js';
 import { seedRoutes } from './seed.js';
 import { stateRoutes } from './state.js';
+import { waitsRoutes } from './waits.js';
 import { webhooksRoutes } from './webhooks.js';
 
 /** Every route of the control plane. */
@@ -26,7 +28,9 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = Object.freeze([
   ...resetRoutes,
   ...seedRoutes,
   ...stateRoutes,
+  ...sceneRoutes,
   ...journalRoutes,
+  ...waitsRoutes,
   ...faultsRoutes,
   ...responsesRoutes,
   ...rateLimitRoutes,

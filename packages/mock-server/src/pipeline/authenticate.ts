@@ -7,6 +7,7 @@
  */
 
 import { readHeader } from '@iacm/sdk/contract';
+import { bearerToken } from '../auth/bearer.js';
 import type { Login } from '../auth/login.js';
 import { HttpError } from '../errors.js';
 import type { MockRequest } from '../http/message.js';
@@ -28,13 +29,13 @@ export async function authenticate(
       { headers: { 'www-authenticate': 'Bearer' } },
     );
   }
-  const match = /^Bearer +([^\s]+)$/i.exec(header.trim());
-  if (!match) {
+  const token = bearerToken(header);
+  if (token === undefined) {
     throw new HttpError(401, 'unauthorized', 'malformed Authorization header; expected "Bearer <token>"', {
       headers: { 'www-authenticate': 'Bearer error="invalid_request"' },
     });
   }
-  const result = await login.verify(match[1] as string, nowMs);
+  const result = await login.verify(token, nowMs);
   if ('problem' in result) {
     const expired = result.problem === 'expired';
     throw new HttpError(

@@ -102,16 +102,6 @@ export class RequestBody {
   }
 
   /**
-   * The body as read: the parsed value, or throws what reading threw; `undefined` while it is not
-   * read (or not yet settled).
-   */
-  settled(): unknown {
-    if (!this.#settled) return undefined;
-    if ('error' in this.#settled) throw this.#settled.error;
-    return this.#settled.value;
-  }
-
-  /**
    * Marks the request's sender as known: it authenticated (a bearer token, control access), or its
    * open route succeeded (a login with the right keys). Only then may the journal keep its body.
    */

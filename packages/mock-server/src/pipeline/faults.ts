@@ -1,17 +1,23 @@
 /**
  * The faults stage: injected answers, delays and dropped connections for the next matching API
- * requests (WireMock-style). The waiting faults and the fault-id counter live here.
+ * requests (WireMock-style). The waiting faults and the fault-id counter live here. A fault names a
+ * `path` (a glob, matched before routing: {@link FaultBook.apply}) or an `endpoint` of the contract,
+ * with an optional `match` (partial body, partial query, account: `request-match.ts`, the one-off
+ * answers' matcher), matched at the one-off slot after routing, authentication and validation
+ * ({@link FaultBook.applyToEndpoint}).
  *
  * @module
  */
 
-import { codeOfStatus } from '@iacm/sdk/contract';
+import { codeOfStatus, type EndpointName, endpoints } from '@iacm/sdk/contract';
 import * as z from 'zod';
 import { type NumberRange, rangeSchema } from '../errors/ranges.js';
 import { HttpError } from '../errors.js';
 import { droppedResponse, type MockResponse } from '../http/message.js';
 import { sleep, stripUndefined } from '../http/objects.js';
 import { globMatch } from '../query/glob.js';
+import { MatchBody, type OneOffMatch, requestMatches } from './request-match.js';
+import type { RouteInput } from './route.js';
 
 /** The documented range of a delay, ms: a fault's `delayMs`, and the `delayMs` option (0 to 120 s). */
 export const FAULT_DELAY_RANGE: NumberRange = Object.freeze({ min: 0, max: 120_000, unit: 'milliseconds' });
@@ -22,12 +28,8 @@ export const FAULT_TIMES_RANGE: NumberRange = Object.freeze({ min: 1, max: 1_000
 /** The documented range of a fault's `status`: an HTTP status an answer can have (200 to 599). */
 export const FAULT_STATUS_RANGE: NumberRange = Object.freeze({ min: 200, max: 599 });
 
-/** A fault rule: the next `times` matching requests get this answer, delay or dropped connection. */
-export interface FaultRule {
-  /** Only requests with this method (any when absent). */
-  method?: string | undefined;
-  /** Path to match; `*` matches any characters (`/v2/guardrails*`). */
-  path: string;
+/** What a fault does to the requests it matches: an answer, a delay or a dropped connection, `times` times. */
+export interface FaultAction {
   /** How many matching requests it applies to. Default 1. */
   times?: number | undefined;
   /** Answer with this status instead of the real answer. */
@@ -42,13 +44,45 @@ export interface FaultRule {
   drop?: boolean | undefined;
 }
 
+/** Which requests a path fault is for: method and path, matched before routing. */
+export interface PathFaultTarget {
+  /** Only requests with this method (any when absent). */
+  method?: string | undefined;
+  /** Path to match; `*` matches any characters (`/v2/guardrails*`). */
+  path: string;
+  /** A path fault names no endpoint. */
+  endpoint?: undefined;
+  /** A path fault has no `match` (the body and query are read after routing). */
+  match?: undefined;
+}
+
+/** Which requests an endpoint fault is for: endpoint `N` of the contract, and those `match` selects. */
+export interface EndpointFaultTarget<N extends EndpointName = EndpointName> {
+  /** The endpoint (`workspaces.search`); its method and path are the endpoint's. */
+  endpoint: N;
+  /** Which requests to the endpoint (partial body, partial query, account; default: all). */
+  match?: OneOffMatch<N> | undefined;
+  /** An endpoint fault takes no path (the endpoint has one). */
+  path?: undefined;
+  /** An endpoint fault takes no method (the endpoint has one). */
+  method?: undefined;
+}
+
+/**
+ * A fault rule: the next `times` matching requests get this answer, delay or dropped connection. It
+ * names exactly one of `path` (a glob, with `method`, matched before routing) and `endpoint` (with
+ * `match`, matched after routing, authentication and validation).
+ */
+export type FaultRule<N extends EndpointName = EndpointName> = FaultAction &
+  (PathFaultTarget | EndpointFaultTarget<N>);
+
 /** A stored fault with how many uses it has left. */
-export interface Fault extends FaultRule {
+export type Fault = FaultRule & {
   /** The fault's id. */
   id: string;
   /** Uses left. */
   remaining: number;
-}
+};
 
 /**
  * The bounds of the faults stage: how many faults wait at once, the longest path pattern, how many
@@ -107,10 +141,14 @@ export const AnswerHeaders = z
     error: `expected at most ${FAULT_LIMITS.maxHeaders} headers`,
   });
 
+const ENDPOINT_NAMES = Object.keys(endpoints) as [EndpointName, ...EndpointName[]];
+
 /**
- * Body of `POST /__mock/faults` (and `control.addFault`'s): `times`, `status` and `delayMs` each
- * within its range (`FAULT_TIMES_RANGE`, `FAULT_STATUS_RANGE`, `FAULT_DELAY_RANGE`),
- * a 400 naming the member, its range and what came otherwise.
+ * Body of `POST /__mock/faults` (and `control.addFault`'s): exactly one of `path` (with `method`)
+ * and `endpoint` (with `match`); `times`, `status` and `delayMs` each within its range
+ * (`FAULT_TIMES_RANGE`, `FAULT_STATUS_RANGE`, `FAULT_DELAY_RANGE`), a 400 naming the member, its
+ * range and what came otherwise. (The control plane checks an endpoint name first, for a 400 naming
+ * the closest names, and `match`'s members against the endpoint: `control/faults.ts`.)
  */
 export const FaultBody = z
   .strictObject({
@@ -119,7 +157,10 @@ export const FaultBody = z
       .string()
       .min(1)
       .max(FAULT_LIMITS.maxPathLength)
-      .startsWith('/', { error: 'expected a path starting with /' }),
+      .startsWith('/', { error: 'expected a path starting with /' })
+      .optional(),
+    endpoint: z.enum(ENDPOINT_NAMES).optional(),
+    match: MatchBody.optional(),
     times: rangeSchema(FAULT_TIMES_RANGE).optional(),
     status: rangeSchema(FAULT_STATUS_RANGE).optional(),
     headers: AnswerHeaders.optional(),
@@ -128,6 +169,28 @@ export const FaultBody = z
     drop: z.boolean().optional(),
   })
   .superRefine((rule, ctx) => {
+    const issue = (member: string, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [member], message });
+    if (rule.path === undefined && rule.endpoint === undefined) {
+      issue(
+        'path',
+        'expected a path (as /v2/guardrails*) or an endpoint (as workspaces.search), received neither',
+      );
+    }
+    if (rule.endpoint !== undefined) {
+      const { method, path } = endpoints[rule.endpoint];
+      if (rule.path !== undefined) {
+        issue('path', `expected a path or an endpoint, not both (${rule.endpoint} is ${method} ${path})`);
+      }
+      if (rule.method !== undefined) {
+        issue('method', `expected no method with an endpoint (${rule.endpoint} is ${method} ${path})`);
+      }
+    } else if (rule.match !== undefined) {
+      issue(
+        'match',
+        'expected match only with an endpoint (a path fault applies before the body and query are read): give endpoint instead of path',
+      );
+    }
     // The default body is the error shape: a success or redirect status needs a body of its own.
     if (rule.status !== undefined && rule.status < 400 && rule.body === undefined) {
       ctx.addIssue({
@@ -164,11 +227,11 @@ export class FaultBook {
         `${FAULT_LIMITS.maxFaults} faults are waiting already, the most the mock keeps: remove some (DELETE /__mock/faults) first`,
       );
     }
-    const fault: Fault = {
+    const fault = {
       ...stripUndefined(parsed),
       id: `fault_${++this.#count}`,
       remaining: parsed.times ?? 1,
-    };
+    } as unknown as Fault;
     this.#faults.push(fault);
     return { ...fault };
   }
@@ -184,13 +247,34 @@ export class FaultBook {
   }
 
   /**
-   * Takes one use of the first fault matching the request, if any. `*` in a fault's path matches
+   * Takes one use of the first path fault matching the request, if any. `*` in a fault's path matches
    * any characters; no regular expression is built from the pattern (a user's): {@link globMatch}.
    */
   take(method: string, path: string): Fault | undefined {
-    const index = this.#faults.findIndex(
-      (f) => (f.method === undefined || f.method === method) && globMatch(f.path, path),
+    return this.#use(
+      this.#faults.findIndex(
+        (f) =>
+          f.path !== undefined && (f.method === undefined || f.method === method) && globMatch(f.path, path),
+      ),
     );
+  }
+
+  /**
+   * Takes one use of the first endpoint fault for `endpoint` whose `match` the request satisfies
+   * (its account, its parsed query and body), if any.
+   */
+  takeEndpoint(
+    endpoint: EndpointName,
+    accountId: string | undefined,
+    input: Pick<RouteInput, 'query' | 'body'>,
+  ): Fault | undefined {
+    return this.#use(
+      this.#faults.findIndex((f) => f.endpoint === endpoint && requestMatches(f.match, accountId, input)),
+    );
+  }
+
+  /** Takes one use of the fault at `index` (none for -1), removing it at its last use. */
+  #use(index: number): Fault | undefined {
     const fault = this.#faults[index];
     if (!fault) return undefined;
     fault.remaining -= 1;
@@ -205,26 +289,26 @@ export class FaultBook {
    */
   async apply(method: string, path: string, requestId: string): Promise<MockResponse | undefined> {
     const fault = this.take(method, path);
-    if (fault?.delayMs) await sleep(fault.delayMs);
-    if (fault?.drop) return droppedResponse();
-    if (fault?.status === undefined) {
-      if (this.#delayMs) await sleep(this.#delayMs);
-      return undefined;
-    }
-    const body =
-      fault.body !== undefined
-        ? fault.body
-        : {
-            status: fault.status,
-            code: codeFor(fault.status),
-            message: `fault injected by the mock's control plane (status ${fault.status})`,
-            requestId,
-          };
-    return {
-      status: fault.status,
-      headers: { 'content-type': 'application/json', ...lower(fault.headers) },
-      body,
-    };
+    const injected = fault && (await injectedAnswer(fault, requestId));
+    if (injected) return injected;
+    if (this.#delayMs) await sleep(this.#delayMs);
+    return undefined;
+  }
+
+  /**
+   * The endpoint faults, at the one-off slot (after routing, authentication and validation): takes
+   * the endpoint fault matching the request, waits its delay, and answers its injected answer (a
+   * status, or a dropped connection); else `undefined`, letting the request go on (the delay added
+   * to every answer was waited at the faults stage).
+   */
+  async applyToEndpoint(
+    endpoint: EndpointName,
+    accountId: string | undefined,
+    input: Pick<RouteInput, 'query' | 'body'>,
+    requestId: string,
+  ): Promise<MockResponse | undefined> {
+    const fault = this.takeEndpoint(endpoint, accountId, input);
+    return fault && injectedAnswer(fault, requestId);
   }
 
   /** Removes every fault and numbers fault ids from 1 again. */
@@ -232,6 +316,30 @@ export class FaultBook {
     this.clear();
     this.#count = 0;
   }
+}
+
+/**
+ * What a fault taken for a request does: waits its delay, then answers its dropped connection or its
+ * status (with its body, or the error body for the status); `undefined` when it only delays.
+ */
+async function injectedAnswer(fault: Fault, requestId: string): Promise<MockResponse | undefined> {
+  if (fault.delayMs) await sleep(fault.delayMs);
+  if (fault.drop) return droppedResponse();
+  if (fault.status === undefined) return undefined;
+  const body =
+    fault.body !== undefined
+      ? fault.body
+      : {
+          status: fault.status,
+          code: codeFor(fault.status),
+          message: `fault injected by the mock's control plane (status ${fault.status})`,
+          requestId,
+        };
+  return {
+    status: fault.status,
+    headers: { 'content-type': 'application/json', ...lower(fault.headers) },
+    body,
+  };
 }
 
 /**

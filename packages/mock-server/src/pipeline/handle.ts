@@ -5,8 +5,9 @@
  *
  * ```
  * journal (request id) -> host -> request line -+-> control plane (/__mock: access, route, body, handler)
- *                                               +-> rate limit -> faults -> route -> authenticate
- *                                                   -> body -> validate -> one-off -> operation -> respond
+ *                                               +-> rate limit -> faults (path) -> route -> authenticate
+ *                                                   -> body -> validate -> one-off (endpoint faults, Prefer,
+ *                                                   one-off answers) -> operation -> respond
  * -> request id on the answer -> journal (the entry, once answered)
  * ```
  *
@@ -94,7 +95,7 @@ export async function handleRequest(
   }
   if (options.signal?.aborted) response = droppedResponse();
   withRequestId(response, requestId);
-  parts.oneOff.markAnswer(request, response);
+  seen.preferIgnored = parts.oneOff.markAnswer(request, response);
   if (parts.resets() === resets) {
     // A request answered before the route stage (a fault, a 429) is journalled with its endpoint too.
     if (!line.control && !seen.routed) seen.endpoint = endpointAt(line.method, line.path);
@@ -144,6 +145,9 @@ async function api(
   });
   const input = validateInput(route, line, sent);
   seen.input = input;
+  // The one-off slot: endpoint faults, then `Prefer: code=` and one-off answers.
+  const faulted = await parts.faults.applyToEndpoint(route.name, account?.account.id, input, requestId);
+  if (faulted) return faulted;
   if (signal?.aborted) return droppedResponse();
   const oneOff = await parts.oneOff.apply(request, route, account, input, requestId, preferHeader);
   if (oneOff) return oneOff;

@@ -42,6 +42,8 @@ export interface JournalCall<N extends EndpointName = EndpointName> {
   body: EndpointBody<N>;
   /** True when a fault dropped the connection. */
   dropped?: boolean;
+  /** Why the request's `Prefer: code=` was ignored, when it was (`JournalEntry.preferIgnored`). */
+  preferIgnored?: string;
 }
 
 /**
@@ -53,7 +55,7 @@ export function journalCalls<N extends EndpointName>(journal: Journal, name: N):
 }
 
 /** An entry of endpoint `N` as {@link journalCalls} answers it: its inputs read once. */
-function toCall<N extends EndpointName>(entry: JournalEntry): JournalCall<N> {
+export function toCall<N extends EndpointName>(entry: JournalEntry): JournalCall<N> {
   const input = entry.input ?? { validated: false, params: {}, query: { ...entry.query }, body: entry.body };
   return {
     endpoint: entry.endpoint as N,
@@ -69,5 +71,6 @@ function toCall<N extends EndpointName>(entry: JournalEntry): JournalCall<N> {
     query: input.query as EndpointQuery<N>,
     body: input.body as EndpointBody<N>,
     ...(entry.dropped ? { dropped: true } : {}),
+    ...(entry.preferIgnored !== undefined ? { preferIgnored: entry.preferIgnored } : {}),
   };
 }

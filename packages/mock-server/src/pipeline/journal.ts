@@ -125,6 +125,8 @@ export interface JournalRoute {
   params?: Readonly<Record<string, string>> | undefined;
   /** The path parameters, query and body as the route stage validated them. */
   input?: { params: unknown; query: unknown; body: unknown } | undefined;
+  /** Why the request's `Prefer: code=` was ignored (over HTTP without control access). */
+  preferIgnored?: string | undefined;
 }
 
 /**
@@ -202,7 +204,18 @@ export interface JournalEntry {
    * and a path that is no endpoint's. Parsed from the journal's text each time it is read, as `body`.
    */
   input?: JournalInput;
+  /**
+   * Present when the request's `Prefer: code=` was ignored (over HTTP, without an open control plane
+   * or the control token): why, as the answer's `x-iacm-mock-prefer` header says.
+   */
+  preferIgnored?: string;
 }
+
+/**
+ * Told of each entry the journal writes: its endpoint (`'control'` for the control plane, `undefined`
+ * for no endpoint's path) and a function that reads the entry back (parsing its texts).
+ */
+export type JournalListener = (endpoint: string | undefined, read: () => JournalEntry) => void;
 
 /** An entry as the journal keeps it: JSON texts, and what they are counted as. */
 interface Kept {
@@ -234,6 +247,7 @@ type Head = [
   dropped: boolean,
   endpoint: string | null,
   accountId: string | null,
+  preferIgnored?: string,
 ];
 
 /** What one kept text is counted as, bytes. */
@@ -271,6 +285,7 @@ export class Journal {
   readonly #maxBytes: number;
   readonly #maxBodyBytes: number;
   #requests = 0;
+  #listener: JournalListener | undefined;
 
   /**
    * Creates a journal keeping the last `limit` requests (none when `limit` ≤ 0), at most `maxBytes`
@@ -311,6 +326,15 @@ export class Journal {
   /** The id of the next request (`req_0000000001`, counting from the start or the last reset). */
   nextRequestId(): string {
     return `req_${String(++this.#requests).padStart(10, '0')}`;
+  }
+
+  /**
+   * Tells `listener` of each entry written from now on (one listener: the mock's waiters,
+   * `pipeline/waiters.ts`), with its endpoint and a function reading it back, so that nothing is read
+   * unless a waiter wants it.
+   */
+  listen(listener: JournalListener | undefined): void {
+    this.#listener = listener;
   }
 
   /** Whether the journal keeps anything (`journalLimit` > 0). */
@@ -373,6 +397,8 @@ export class Journal {
       route.endpoint ?? null,
       route.accountId ?? null,
     ];
+    // Only on the entries it concerns (the others' bytes stay as they were).
+    if (route.preferIgnored !== undefined) head.push(route.preferIgnored);
     const headText = JSON.stringify(head);
     let bodyText: string | undefined;
     const kept = body !== undefined && body !== NOT_KEPT && !REFUSED_STATUSES.has(response.status);
@@ -380,13 +406,15 @@ export class Journal {
     else if (!kept) bodyText = NOT_KEPT_TEXT;
     else bodyText = this.#bodyText(body);
     const inputText = this.#inputText(route, kept ? undefined : bodyText);
-    this.#add({
+    const entry: Kept = {
       head: headText,
       body: bodyText,
       input: inputText,
       endpoint: route.endpoint,
       bytes: entryBytes(headText, bodyText, inputText),
-    });
+    };
+    this.#add(entry);
+    this.#listener?.(route.endpoint, () => readEntry(entry));
   }
 
   /**
@@ -473,7 +501,7 @@ export class Journal {
  * the list as JSON (`GET /__mock/journal`), holds one parsed body at a time, whatever the bodies' shape.
  */
 function readEntry(kept: Kept): JournalEntry {
-  const [id, time, method, path, query, headers, status, durationMs, dropped, endpoint, accountId] =
+  const [id, time, method, path, query, headers, status, durationMs, dropped, endpoint, accountId, prefer] =
     JSON.parse(kept.head) as Head;
   const entry: JournalEntry = {
     id,
@@ -489,6 +517,7 @@ function readEntry(kept: Kept): JournalEntry {
     ...(dropped ? { dropped: true } : {}),
     ...(endpoint === null ? {} : { endpoint: endpoint as EndpointName | 'control' }),
     ...(accountId === null ? {} : { accountId }),
+    ...(typeof prefer === 'string' ? { preferIgnored: prefer } : {}),
   };
   const text = kept.body;
   if (text !== undefined) lazyMember(entry, 'body', () => JSON.parse(text));

@@ -36,7 +36,6 @@ import { constantTimeEqual } from '../auth/jwt.js';
 import { rangeSchema } from '../errors/ranges.js';
 import { HttpError, parseOr400, validationError } from '../errors.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
-import { clip } from '../http/objects.js';
 import type { AccountStore } from '../store/store.js';
 import { AnswerHeaders, codeFor, FAULT_STATUS_RANGE, FAULT_TIMES_RANGE } from './faults.js';
 import {
@@ -47,6 +46,18 @@ import {
   preferredCode,
   preferredError,
 } from './prefer.js';
+import {
+  MATCH_LIMITS,
+  MatchBody,
+  matchHeapBytes,
+  matchIssues,
+  type OneOffMatch,
+  requestMatches,
+} from './request-match.js';
+
+// The matcher's home is `request-match.ts` (shared with endpoint faults); re-exported for its users.
+export { jsonEqual, type OneOffMatch } from './request-match.js';
+
 import type { ResolvedRoute, RouteInput } from './route.js';
 
 /**
@@ -58,10 +69,13 @@ export const ONE_OFF_LIMITS = Object.freeze({
   maxAnswers: 1000,
   /** Bytes of one one-off answer as JSON (`POST /__mock/responses`'s body limit; 413 beyond): 1 MiB. */
   maxBodyBytes: 1024 * 1024,
-  /** Bytes of JSON of all waiting one-off answers together (a further one is a 409): 64 MiB. */
+  /**
+   * Bytes all waiting one-off answers take together by the heap's measure (a further one is a 409):
+   * 64 MiB. A body's JSON text counts two bytes a character; a `match` also 64 bytes a value.
+   */
   maxTotalBytes: 64 * 1024 * 1024,
   /** Characters of `match.accountId`. */
-  maxAccountIdLength: 64,
+  maxAccountIdLength: MATCH_LIMITS.maxAccountIdLength,
 });
 
 /** An HTTP status of the API error table (`API_ERRORS`): what a checked one-off error answer may have. */
@@ -80,19 +94,6 @@ export type OneOffSuccessBody<N extends EndpointName> = Endpoints[N]['successSta
       ? Array<Item extends { id: infer Id } ? { id: Id } & Partial<Item> : Partial<Item>>
       : never
     : z.output<StrictSchema<Endpoints[N]['response']>>;
-
-/**
- * Which requests a one-off answer is for: every member given must equal (deep, as JSON) the request's
- * parsed value; members not given match anything.
- */
-export interface OneOffMatch<N extends EndpointName = EndpointName> {
-  /** Members of the request's body, as its schema parsed it (`{ searchValue: 'drift' }`). */
-  body?: Endpoints[N]['body'] extends z.ZodType ? Partial<z.output<Endpoints[N]['body']>> : never;
-  /** Query parameters, as the endpoint's schema parsed them (`{ page: 1 }`: numbers, not text). */
-  query?: Partial<z.output<Endpoints[N]['query']>>;
-  /** The caller's account id. */
-  accountId?: string;
-}
 
 /** What every one-off answer may say, beside its status, body and `validate`. */
 export interface OneOffAnswerBase<N extends EndpointName> {
@@ -163,9 +164,6 @@ const ENDPOINT_NAMES = Object.keys(endpoints) as [EndpointName, ...EndpointName[
 /** The endpoint table's definitions by name. */
 const DEFINITIONS: ReadonlyMap<string, EndpointDefinition> = new Map(endpointList.map((d) => [d.name, d]));
 
-/** A JSON object (members by name), as `match.body` and `match.query` are given. */
-const JsonRecord = z.record(z.string(), z.unknown());
-
 /**
  * The shape of a one-off answer (`POST /__mock/responses`'s body; `control.respond`'s answer with
  * its endpoint): `endpoint`, `status`, `body`, `headers`, `times`, `match`, `validate`.
@@ -177,13 +175,7 @@ export const OneOffBody = z.strictObject({
   body: z.unknown().optional(),
   headers: AnswerHeaders.optional(),
   times: rangeSchema(FAULT_TIMES_RANGE).optional(),
-  match: z
-    .strictObject({
-      body: JsonRecord.optional(),
-      query: JsonRecord.optional(),
-      accountId: z.string().min(1).max(ONE_OFF_LIMITS.maxAccountIdLength).optional(),
-    })
-    .optional(),
+  match: MatchBody.optional(),
   validate: z.boolean().optional(),
 });
 
@@ -203,7 +195,7 @@ export interface CheckedOneOff {
   readonly validate: boolean;
   /** How many matching requests it answers. */
   readonly times: number;
-  /** Bytes of its JSON (counted against {@link ONE_OFF_LIMITS} `maxTotalBytes`). */
+  /** What it takes in the heap, bytes (counted against {@link ONE_OFF_LIMITS} `maxTotalBytes`). */
   readonly bytes: number;
 }
 
@@ -237,12 +229,6 @@ function asJson(raw: unknown): { value: unknown; bytes: number } {
   return { value, bytes };
 }
 
-/** The member names of an object schema, or `undefined` for a schema that is not one. */
-function memberNames(schema: z.ZodType | undefined): readonly string[] | undefined {
-  const shape = (schema?.def as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return shape ? Object.keys(shape) : undefined;
-}
-
 /**
  * Checks a one-off answer (`POST /__mock/responses`'s body; `control.respond` checks the same, with
  * the endpoint): its shape ({@link OneOffBody}), its size ({@link ONE_OFF_LIMITS}), `match`'s members
@@ -253,32 +239,14 @@ function memberNames(schema: z.ZodType | undefined): readonly string[] | undefin
  */
 export function checkOneOff(raw: unknown): CheckedOneOff {
   // A request without a body is checked as `{}` (as `parseControlBody` does): 400 naming `endpoint`.
-  const { value, bytes } = asJson(raw === undefined ? {} : raw);
+  const { value } = asJson(raw === undefined ? {} : raw);
   const given = parseOr400(OneOffBody, value);
   const definition = DEFINITIONS.get(given.endpoint) as EndpointDefinition;
   const validate = given.validate !== false;
   const status = given.status ?? definition.successStatus;
-  const issues: FieldIssue[] = [];
+  const issues: FieldIssue[] = matchIssues(definition, given.match);
   const issue = (path: string, message: string) =>
     issues.push({ location: 'body', path, message: `body.${path}: ${message}` });
-  for (const part of ['body', 'query'] as const) {
-    const members = given.match?.[part];
-    if (!members) continue;
-    const schema = part === 'body' ? definition.body : definition.query;
-    const known = memberNames(schema);
-    if (schema === undefined) issue(`match.${part}`, `${given.endpoint} takes no ${part}`);
-    else if (known) {
-      for (const name of Object.keys(members)) {
-        if (!known.includes(name)) {
-          const shown = clip(name, 60);
-          issue(
-            `match.${part}.${shown}`,
-            `not a member of ${given.endpoint}'s ${part} (its members: ${known.join(', ') || 'none'})`,
-          );
-        }
-      }
-    }
-  }
   if (validate) {
     const errors = endpointErrorStatuses(definition);
     let schema: z.ZodType | undefined;
@@ -321,55 +289,24 @@ export function checkOneOff(raw: unknown): CheckedOneOff {
   }
   if (issues.length > 0) throw validationError(limitIssues(issues));
   const headers = given.headers && lowerCased(given.headers);
+  const bodyText = given.body === undefined ? undefined : JSON.stringify(given.body);
   return {
     endpoint: given.endpoint,
     status,
     headers,
-    bodyText: given.body === undefined ? undefined : JSON.stringify(given.body),
+    bodyText,
     match: given.match as OneOffMatch | undefined,
     validate,
     times: given.times ?? 1,
-    bytes,
+    // By the heap's measure: the body is kept as text, the match parsed (headers: a few KiB at most).
+    bytes:
+      2 * (bodyText?.length ?? 0) + matchHeapBytes(given.match) + 2 * JSON.stringify(headers ?? {}).length,
   };
 }
 
 /** A copy of headers with lower-case names. */
 function lowerCased(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-}
-
-/**
- * Whether a JSON value (what `match` gives) equals a request's parsed value: primitives by `===`,
- * arrays item by item, objects member by member (a member whose value is `undefined` counts as absent).
- */
-export function jsonEqual(expected: unknown, actual: unknown, depth = 0): boolean {
-  if (depth > 64) return false;
-  if (expected === null || typeof expected !== 'object') return expected === actual;
-  if (actual === null || typeof actual !== 'object') return false;
-  if (Array.isArray(expected)) {
-    return (
-      Array.isArray(actual) &&
-      expected.length === actual.length &&
-      expected.every((item, i) => jsonEqual(item, actual[i], depth + 1))
-    );
-  }
-  if (Array.isArray(actual)) return false;
-  const e = expected as Record<string, unknown>;
-  const a = actual as Record<string, unknown>;
-  const names = Object.keys(e);
-  const present = Object.keys(a).filter((name) => a[name] !== undefined);
-  return (
-    names.length === present.length &&
-    names.every((name) => Object.hasOwn(a, name) && jsonEqual(e[name], a[name], depth + 1))
-  );
-}
-
-/** Whether every member `partial` names equals the same member of `actual`. */
-function partialMatch(partial: Record<string, unknown> | undefined, actual: unknown): boolean {
-  if (partial === undefined) return true;
-  if (actual === null || typeof actual !== 'object') return Object.keys(partial).length === 0;
-  const a = actual as Record<string, unknown>;
-  return Object.keys(partial).every((name) => jsonEqual(partial[name], a[name]));
 }
 
 /** A waiting one-off answer, as the book keeps it. */
@@ -401,7 +338,7 @@ export class OneOffBook {
       throw new HttpError(
         409,
         'conflict',
-        `the waiting one-off answers would take more than ${ONE_OFF_LIMITS.maxTotalBytes} bytes of JSON, the most the mock keeps: remove them (DELETE /__mock/responses, control.clearResponses()) first`,
+        `the waiting one-off answers would take more than ${ONE_OFF_LIMITS.maxTotalBytes} bytes (a body's JSON at two bytes a character, a match's values at 64 bytes each), the most the mock keeps: remove them (DELETE /__mock/responses, control.clearResponses()) first`,
       );
     }
     const stored: Stored = { ...checked, id: `answer_${++this.#count}`, remaining: checked.times };
@@ -438,11 +375,7 @@ export class OneOffBook {
     requestId: string,
   ): MockResponse | undefined {
     const index = this.#answers.findIndex(
-      (a) =>
-        a.endpoint === endpoint &&
-        (a.match?.accountId === undefined || a.match.accountId === accountId) &&
-        partialMatch(a.match?.query as Record<string, unknown> | undefined, input.query) &&
-        partialMatch(a.match?.body as Record<string, unknown> | undefined, input.body),
+      (a) => a.endpoint === endpoint && requestMatches(a.match, accountId, input),
     );
     const answer = this.#answers[index];
     if (!answer) return undefined;
@@ -527,11 +460,16 @@ export class OneOffStage {
     return this.book.take(route.name, account?.account.id, input, requestId);
   }
 
-  /** Says on the answer of a request whose `Prefer: code=` was ignored that it was (and why). */
-  markAnswer(request: MockRequest, response: MockResponse): void {
-    if (!this.#ignored.has(request) || response.drop) return;
-    response.headers[PREFER_IGNORED_HEADER] =
-      'ignored: over HTTP, Prefer: code= needs an open control plane or the X-Iacm-Mock-Control-Token header';
+  /**
+   * Says on the answer of a request whose `Prefer: code=` was ignored that it was (and why); answers
+   * why, for the journal (`JournalEntry.preferIgnored`), or `undefined` when it was not ignored.
+   */
+  markAnswer(request: MockRequest, response: MockResponse): string | undefined {
+    if (!this.#ignored.has(request)) return undefined;
+    const reason =
+      'over HTTP, Prefer: code= needs an open control plane or the X-Iacm-Mock-Control-Token header';
+    if (!response.drop) response.headers[PREFER_IGNORED_HEADER] = `ignored: ${reason}`;
+    return reason;
   }
 
   /** Removes every waiting one-off answer. */

@@ -2,4 +2,9 @@
  * The seeded data generator's entry point; the generator itself lives in `./seed/`, one module per
  * concern (vocabulary, helpers, and one per record family).
  */
-export { type GenerateStateOptions, generateLazyState, generateState } from './seed/index.js';
+export {
+  type GenerateStateOptions,
+  generateLazyState,
+  generateSceneState,
+  generateState,
+} from './seed/index.js';

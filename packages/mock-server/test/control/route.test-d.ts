@@ -4,6 +4,7 @@
  * it must answer a `MockResponse`. Each `@ts-expect-error` below is a mistake that must not compile
  * (an unused one fails the type check too).
  */
+import type { EndpointName } from '@iacm/sdk/contract';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ControlRoute, PathParams } from '../../src/control/route.js';
 import { controlRoute, ok } from '../../src/control/route.js';
@@ -128,7 +129,8 @@ describe('path templates and the table', () => {
   });
 
   it('gives the stages the checked rule: FaultBook.add takes what FaultBody parsed', () => {
-    expectTypeOf<CheckedFaultRule['path']>().toEqualTypeOf<string>();
+    expectTypeOf<CheckedFaultRule['path']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<CheckedFaultRule['endpoint']>().toEqualTypeOf<EndpointName | undefined>();
     expectTypeOf<CheckedFaultRule['method']>().toEqualTypeOf<
       'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | undefined
     >();

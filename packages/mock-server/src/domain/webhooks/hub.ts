@@ -54,6 +54,12 @@ export interface WebhookHubOptions {
   seed?: () => number | string;
   /** Bounds on attempt records and waiting retries (over `DEFAULT_RETENTION`). */
   retention?: Partial<Pick<RetentionBounds, 'deliveryAttempts' | 'waitingRetries'>>;
+  /**
+   * Told of every delivery attempt once it is recorded (kept in the attempt log or not: a test
+   * delivery of an integration being created is not), with the integration it went to: the mock's
+   * waiters (`control.nextDelivery`). It must not throw.
+   */
+  onAttempt?: (attempt: DeliveryAttempt, integration: IntegrationView) => void;
 }
 
 /**
@@ -73,6 +79,7 @@ export class WebhookHub {
   readonly #queue: DeliveryQueue;
   readonly #now: () => number;
   readonly #newId: () => string;
+  readonly #onAttempt: WebhookHubOptions['onAttempt'];
   readonly #startPolicy: DeliveryPolicy;
   #policy: DeliveryPolicy;
   /** Aborted by `clear` and `reset`: deliveries in progress stop, an integration being created is not stored. */
@@ -85,6 +92,7 @@ export class WebhookHub {
   constructor(options: WebhookHubOptions) {
     this.#now = options.now;
     this.#newId = options.newId;
+    this.#onAttempt = options.onAttempt;
     this.#sender = new WebhookSender(options.fetch);
     this.#startPolicy = toDeliveryPolicy(options.policy);
     this.#policy = { ...this.#startPolicy };
@@ -206,6 +214,19 @@ export class WebhookHub {
   }
 
   /**
+   * Stores an integration at once, without a test delivery: a scene's (`control.scene`), there from
+   * the start. Its URL is checked as {@link WebhookHub.create} checks it (400 naming `url`).
+   */
+  install(accountId: string, body: IntegrationCreateInput): IntegrationView {
+    this.#integrations.checkCreate(body);
+    const stored = this.#integrations.sketch(this.#newId(), accountId, body, {
+      seal: (credentials) => this.#sender.seal(credentials),
+      now: this.#now,
+    });
+    return this.#integrations.add(stored);
+  }
+
+  /**
    * Edits an integration. Without `replaceCredentials` the stored credentials stay unchanged; with
    * it, the new method replaces the old one (a header value clears a username and password, Basic
    * clears a header value, none clears both).
@@ -269,7 +290,7 @@ export class WebhookHub {
   ): DeliveryAttempt {
     const outcome = sent.delivered ? 'delivered' : nextAt !== undefined ? 'retrying' : 'failed';
     noteAttempt(target, sent.status, outcome);
-    return this.#log.record(
+    const recorded = this.#log.record(
       {
         integrationId: target.view.id,
         notificationId,
@@ -287,5 +308,7 @@ export class WebhookHub {
       },
       this.#integrations.holds(target),
     );
+    this.#onAttempt?.({ ...recorded }, { ...target.view });
+    return recorded;
   }
 }

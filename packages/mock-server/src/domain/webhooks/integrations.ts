@@ -50,8 +50,8 @@ export interface StoredIntegration extends DeliveryTarget {
   url: string;
   /** How deliveries authenticate. */
   method: CredentialMethod;
-  /** The credentials, sealed by the sender. */
-  sealed: SealedCredentials | undefined;
+  /** The credentials, sealed by the sender (a promise while a scene's are being sealed). */
+  sealed: SealedCredentials | undefined | Promise<SealedCredentials | undefined>;
 }
 
 /** The most webhook integrations a mock keeps, over all accounts (a further create is a 409). */
@@ -120,6 +120,21 @@ export class IntegrationRegistry {
     body: IntegrationCreateInput,
     context: Omit<EditContext, 'generation'>,
   ): Promise<StoredIntegration> {
+    const stored = this.sketch(id, accountId, body, context);
+    stored.sealed = await stored.sealed;
+    return stored;
+  }
+
+  /**
+   * An integration made from a create body, its credentials still being sealed: what a scene's
+   * integration is stored as at once (a delivery waits for the sealing).
+   */
+  sketch(
+    id: string,
+    accountId: string,
+    body: IntegrationCreateInput,
+    context: Omit<EditContext, 'generation'>,
+  ): StoredIntegration {
     const credentials = toCredentials(body.credentials);
     const now = new Date(context.now()).toISOString();
     const method = methodOf(credentials);
@@ -136,7 +151,7 @@ export class IntegrationRegistry {
         updatedAt: now,
       },
       method,
-      sealed: await context.seal(credentials),
+      sealed: context.seal(credentials),
     };
   }
 

@@ -23,8 +23,8 @@ export interface SealedCredentials {
 export interface DeliveryTarget {
   /** The URL as entered (deliveries go to it exactly). */
   readonly url: string;
-  /** The sealed credentials, `undefined` for none. */
-  readonly sealed: SealedCredentials | undefined;
+  /** The sealed credentials, `undefined` for none (a promise while they are being sealed). */
+  readonly sealed: SealedCredentials | undefined | Promise<SealedCredentials | undefined>;
 }
 
 /** What one POST of a delivery gave. */
@@ -82,7 +82,7 @@ export class WebhookSender {
     signal: AbortSignal,
   ): Promise<Sent> {
     const headers: Record<string, string> = { ...DELIVERY_HEADERS };
-    const credentials = await this.#open(target.sealed);
+    const credentials = await this.#open(await target.sealed);
     const authorization = credentials ? encodeAuthorization(credentials) : undefined;
     const wallStart = Date.now();
     let status = 0;

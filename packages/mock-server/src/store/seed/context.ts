@@ -14,7 +14,8 @@ import type {
 } from '@iacm/sdk/contract';
 import { Random } from '../random.js';
 import type { SeedSizes } from '../state.js';
-import type { BackendSummaries, IdFactory } from './helpers.js';
+import { type BackendSummaries, type IdFactory, slug } from './helpers.js';
+import type { CheckedScene } from './scene.js';
 import { ACCOUNTS, type CloudProvider, type IacKind } from './vocabulary.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -87,7 +88,14 @@ export interface WsInfo {
   guardrails: string[];
   /** Changed-file records of the workspace's runs, by file and change kind (made on first use). */
   files: Array<ChangedFile | undefined>;
+  /** The runs a scene gives the workspace (exactly that many, oldest first); none: drawn from the seed. */
+  runPins?: readonly ScenePinnedRun[] | undefined;
 }
+
+/** What a scene says of one account (`scene.ts`): what the generators keep to, and fill in around. */
+export type AccountPins = NonNullable<CheckedScene['accounts']>[number];
+/** What a scene says of one run. */
+export type ScenePinnedRun = NonNullable<NonNullable<AccountPins['workspaces']>[number]['runs']>[number];
 
 /** A run that violated guardrails, for the guardrail violation events that name it. */
 export interface ViolatingRun {
@@ -185,15 +193,22 @@ export class AccountContext {
   readonly violatingRuns: ViolatingRun[] = [];
   /** Attribute lists of guardrail violation events that name no run, by rule id. */
   readonly ruleLists = new Map<string, EventAttribute[]>();
+  /** What a scene says of this account (none without a scene). */
+  readonly pins: AccountPins | undefined;
 
-  constructor(shared: Shared, index: number, plan: AccountPlan) {
+  constructor(shared: Shared, index: number, plan: AccountPlan, pins?: AccountPins) {
     this.shared = shared;
     this.index = index;
     this.plan = plan;
+    this.pins = pins;
     const base = ACCOUNTS[index % ACCOUNTS.length] as readonly [string, string];
     const round = Math.floor(index / ACCOUNTS.length);
     this.name = round === 0 ? base[0] : `${base[0]} ${round + 1}`;
     this.org = round === 0 ? base[1] : `${base[1]}${round + 1}`;
+    if (pins?.name !== undefined) {
+      this.name = pins.name;
+      this.org = slug(pins.name).slice(0, 40) || this.org;
+    }
   }
 
   /** The random stream of one kind of record of this account (`<seed>:<account>:<kind>`). */

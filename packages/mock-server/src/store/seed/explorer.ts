@@ -15,7 +15,9 @@ import { type CloudProvider, MODULE_ORIGINS, MODULES, STACK_STATUS_TABLE } from 
 /** Picks the workspaces that own a stack and makes the stacks' working forms. */
 export function generateStacks(g: AccountContext): void {
   const rng = g.rng('stacks');
-  const count = Math.min(g.plan.stacks, g.workspaces.length);
+  // A scene's stacks are those of the workspaces it names; else they are spread over the workspaces.
+  const owners = g.pins?.stacks && new Map(g.pins.stacks.map((pin) => [pin.workspace, pin]));
+  const count = owners ? owners.size : Math.min(g.plan.stacks, g.workspaces.length);
   const total = g.workspaces.length;
   const byRepo = new Map<string, StackInfo[]>();
   const byRepoAndTool = new Map<string, StackInfo[]>();
@@ -29,9 +31,17 @@ export function generateStacks(g: AccountContext): void {
   // Spread stack owners evenly over the workspaces, so most repositories have some.
   for (let i = 0; i < total; i++) {
     const ws = g.workspaces[i] as WsInfo;
-    const owns = count > 0 && Math.floor(((i + 1) * count) / total) > Math.floor((i * count) / total);
+    const owns = owners
+      ? owners.has(ws.name)
+      : count > 0 && Math.floor(((i + 1) * count) / total) > Math.floor((i * count) / total);
     if (!owns) continue;
     const stack = stackInfo(g, rng, ws);
+    const pin = owners?.get(ws.name);
+    if (pin?.status !== undefined) {
+      stack.status = pin.status;
+      if (pin.status === 'empty') stack.assetCount = 0;
+    }
+    if (pin?.assetCount !== undefined) stack.assetCount = pin.assetCount;
     ws.stack = stack;
     g.stacks.push(stack);
     add(byRepo, ws.repo.fullName, stack);

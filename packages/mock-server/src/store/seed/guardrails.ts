@@ -48,7 +48,8 @@ export function generateRules(g: AccountContext): {
   const notifications: NotificationConfig[] = [];
   const order: GuardrailType[] = ['policy', 'cost', 'resource', 'tag'];
   for (let i = 0; i < g.plan.rules; i++) {
-    const type = i < order.length ? (order[i] as GuardrailType) : typeTable.pick(rng);
+    const drawn = i < order.length ? (order[i] as GuardrailType) : typeTable.pick(rng);
+    const type = g.pins?.rules?.[i]?.type ?? drawn;
     const template = ruleTemplate(rng, type, g.org);
     let name = template.name;
     for (let n = 2; usedNames.has(name); n++) name = `${template.name} #${n}`;

@@ -11,15 +11,17 @@ import { resolveOptionGroup } from '../../errors/ranges.js';
 import { EventLog } from '../event-log.js';
 import { Random, type RandomState } from '../random.js';
 import type { RunSource } from '../runs.js';
-import { type AccountState, DEFAULT_SEED, type MockState, type SeedSizes } from '../state.js';
+import { type AccountState, DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from '../state.js';
 import { accountRecord, generateIntegrations, generatePeople } from './accounts.js';
-import { AccountContext, type AccountPlan, Progress, type Shared } from './context.js';
+import { AccountContext, type AccountPins, type AccountPlan, Progress, type Shared } from './context.js';
 import { generateEvents } from './events.js';
 import { generateBackends, generateModules, generateStacks, stackRecords } from './explorer.js';
 import { assignGuardrails, generateRules } from './guardrails.js';
 import { IdFactory } from './helpers.js';
 import { SIZE_GROUP } from './limits.js';
 import { generateRuns, type RunReplay, replayRuns } from './runs.js';
+import type { CheckedScene } from './scene.js';
+import { pinEvents, pinGuardrails, pinRules, pinStackRecords, pinWorkspaces } from './scene-pins.js';
 import { generateWorkspaces } from './workspaces.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -103,22 +105,28 @@ function generateAccount(
   index: number,
   plan: AccountPlan,
   lazy: boolean,
+  pins?: AccountPins,
 ): { state: AccountState; runs?: RunSource; events?: EventLog } {
-  const g = new AccountContext(shared, index, plan);
+  const g = new AccountContext(shared, index, plan, pins);
   const account = accountRecord(g);
   generatePeople(g);
   generateIntegrations(g);
   generateWorkspaces(g);
+  pinWorkspaces(g);
   const { rules, notifications } = generateRules(g);
+  pinRules(g);
   assignGuardrails(g);
+  pinGuardrails(g);
   generateStacks(g);
   const replays: RunReplay[] | undefined = lazy ? [] : undefined;
   const { workspaces, runs } = generateRuns(g, replays);
   const stacks = stackRecords(g);
+  pinStackRecords(g, stacks);
   const backends = generateBackends(g);
   const { modules, repositories } = generateModules(g);
   const log = lazy ? new EventLog() : undefined;
   const events = generateEvents(g, log?.seeder());
+  pinEvents(g, events);
   log?.seal();
   const state = {
     account,
@@ -242,4 +250,33 @@ function seedState(
   });
   shared.progress?.finish();
   return { state: { version: 1, seed, sizes, accounts }, runs, events };
+}
+
+/**
+ * The state a checked scene describes (`scene.ts`), generated whole (a scene is small): its
+ * accounts (three at the default sizes when it names none), each collection it names holding
+ * exactly its records, kept to while they are generated, and what it leaves out generated from its
+ * seed at the default sizes. The same scene always gives the same state.
+ */
+export function generateSceneState(scene: CheckedScene): MockState {
+  const seed = scene.seed ?? DEFAULT_SEED;
+  const pinned = scene.accounts;
+  const count = pinned?.length ?? DEFAULT_SIZES.accounts;
+  const shared: Shared = { seed, ids: new IdFactory(new Random(`${String(seed)}:ids`)), progress: undefined };
+  const accounts = Array.from({ length: count }, (_, index) => {
+    const pins = pinned?.[index];
+    const plan = { ...accountPlan(DEFAULT_SIZES, index) };
+    if (pins?.workspaces) plan.workspaces = pins.workspaces.length;
+    if (pins?.rules) plan.rules = pins.rules.length;
+    if (pins?.stacks) plan.stacks = pins.stacks.length;
+    if (pins?.events) plan.events = pins.events.length;
+    if (pins?.workspaces) {
+      plan.runsPerWorkspace = Math.max(
+        plan.runsPerWorkspace,
+        ...pins.workspaces.map((w) => w.runs?.length ?? 0),
+      );
+    }
+    return generateAccount(shared, index, plan, false, pins).state;
+  });
+  return { version: 1, seed, sizes: { ...DEFAULT_SIZES, accounts: count }, accounts };
 }

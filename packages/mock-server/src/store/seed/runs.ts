@@ -81,7 +81,7 @@ function workspaceRuns(
   build: boolean,
 ): WorkspaceRuns {
   const max = g.plan.runsPerWorkspace;
-  const count = max > 0 && rng.chance(0.86) ? rng.int(1, max) : 0;
+  const count = ws.runPins ? ws.runPins.length : max > 0 && rng.chance(0.86) ? rng.int(1, max) : 0;
   // The backend summaries are the stack's, frozen and shared by its workspaces, their runs and tasks.
   const backends = workspaceBackends(ws);
   const context: RunContext = {
@@ -191,20 +191,29 @@ function drawRun(
   build: boolean,
 ): RunDraws {
   const { ws } = c;
+  const pin = ws.runPins?.[k];
   let status: RunStatus =
     newest && rng.chance(0.05) ? (rng.chance(0.6) ? 'planning' : 'applying') : RUN_STATUS_TABLE.pick(rng);
-  if ((status === 'blocked' || status === 'Acknowledged') && c.strict.length === 0) status = 'plan_error';
+  if (pin?.status !== undefined) status = pin.status;
+  if ((status === 'blocked' || status === 'Acknowledged') && c.strict.length === 0) {
+    // A scene's check makes sure a blocked run it names has a strict rule over it.
+    if (pin?.status !== undefined)
+      throw new Error(`scene: run ${k} of "${ws.name}" is ${status} without a strict rule`);
+    status = 'plan_error';
+  }
   const applied = APPLIED.has(status);
   const renovate = !applied && rng.chance(0.08);
-  const branch =
+  const drawnBranch =
     applied || (!renovate && rng.chance(0.45))
       ? 'main'
       : renovate
         ? rng.pick(RENOVATE_BRANCHES)
         : rng.pick(FEATURE_BRANCHES);
-  const title = renovate
+  const drawnTitle = renovate
     ? `Update Terraform ${rng.pick(RENOVATE_PROVIDERS)} to v${semver(rng, 6)}`
     : rng.pick(TITLES);
+  const title = pin?.title ?? drawnTitle;
+  const branch = pin?.branch ?? drawnBranch;
   const owner = rng.pick(g.people);
   // rng.hex(7) draws one number; without building, draw it all the same.
   let commitId = '';

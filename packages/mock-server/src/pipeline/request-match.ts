@@ -1,0 +1,155 @@
+/**
+ * Which requests of an endpoint an injected answer is for: the one matcher of one-off answers
+ * (`one-off.ts`) and endpoint faults (`faults.ts`). A `match` names members of the request's body
+ * and query as the endpoint's schemas parsed them, and the caller's account; every member given must
+ * equal (deep, as JSON) the request's, members not given match anything. No regular expression.
+ *
+ * @module
+ */
+import type { EndpointDefinition, EndpointName, Endpoints, FieldIssue } from '@iacm/sdk/contract';
+import * as z from 'zod';
+import { clip } from '../http/objects.js';
+import type { RouteInput } from './route.js';
+
+/** The bounds of a `match`: the characters of `accountId`, and how deep values are compared. */
+export const MATCH_LIMITS = Object.freeze({
+  /** Characters of `match.accountId`. */
+  maxAccountIdLength: 64,
+  /** Levels of a value compared (deeper is never equal). */
+  maxDepth: 64,
+});
+
+/**
+ * Which requests a one-off answer (or an endpoint fault) is for: every member given must equal (deep,
+ * as JSON) the request's parsed value; members not given match anything.
+ */
+export interface OneOffMatch<N extends EndpointName = EndpointName> {
+  /** Members of the request's body, as its schema parsed it (`{ searchValue: 'drift' }`). */
+  body?: N extends EndpointName
+    ? Endpoints[N]['body'] extends z.ZodType
+      ? Partial<z.output<Endpoints[N]['body']>>
+      : never
+    : never;
+  /** Query parameters, as the endpoint's schema parsed them (`{ page: 1 }`: numbers, not text). */
+  query?: Partial<z.output<Endpoints[N]['query']>>;
+  /** The caller's account id. */
+  accountId?: string;
+}
+
+/**
+ * What a kept `match` is counted as in the heap, bytes: two a character of its JSON text (V8 keeps a
+ * string of any character past Latin-1 at two bytes a character) and 64 a value (an object, list or
+ * primitive as parsed, with its slot: a `match` of many empty objects takes about 20 times its text).
+ */
+export function matchHeapBytes(match: unknown): number {
+  if (match === undefined) return 0;
+  let values = 0;
+  const stack: unknown[] = [match];
+  // The value was parsed from JSON within the JSON bounds (1,000,000 values at most): no cycles.
+  while (stack.length > 0) {
+    const value = stack.pop();
+    values += 1;
+    if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
+  }
+  return 2 * JSON.stringify(match).length + 64 * values;
+}
+
+/** A JSON object (members by name), as `match.body` and `match.query` are given. */
+const JsonRecord = z.record(z.string(), z.unknown());
+
+/** The shape of a `match` as JSON: `body`, `query` (objects) and `accountId`. */
+export const MatchBody = z.strictObject({
+  body: JsonRecord.optional(),
+  query: JsonRecord.optional(),
+  accountId: z.string().min(1).max(MATCH_LIMITS.maxAccountIdLength).optional(),
+});
+
+/** The member names of an object schema, or `undefined` for a schema that is not one. */
+function memberNames(schema: z.ZodType | undefined): readonly string[] | undefined {
+  const shape = (schema?.def as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape ? Object.keys(shape) : undefined;
+}
+
+/**
+ * The issues of a `match` against its endpoint: a body or query member the endpoint does not have
+ * (`body.match.body.serchValue: not a member of workspaces.search's body (its members: ...)`), a
+ * `body` for an endpoint without one. `at` is the path of `match` in the checked value.
+ */
+export function matchIssues(
+  definition: EndpointDefinition,
+  match: z.output<typeof MatchBody> | undefined,
+  at = 'match',
+): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const issue = (path: string, message: string) =>
+    issues.push({ location: 'body', path, message: `body.${path}: ${message}` });
+  for (const part of ['body', 'query'] as const) {
+    const members = match?.[part];
+    if (!members) continue;
+    const schema = part === 'body' ? definition.body : definition.query;
+    const known = memberNames(schema);
+    if (schema === undefined) issue(`${at}.${part}`, `${definition.name} takes no ${part}`);
+    else if (known) {
+      for (const name of Object.keys(members)) {
+        if (!known.includes(name)) {
+          issue(
+            `${at}.${part}.${clip(name, 60)}`,
+            `not a member of ${definition.name}'s ${part} (its members: ${known.join(', ') || 'none'})`,
+          );
+        }
+      }
+    }
+  }
+  return issues;
+}
+
+/**
+ * Whether a JSON value (what `match` gives) equals a request's parsed value: primitives by `===`,
+ * arrays item by item, objects member by member (a member whose value is `undefined` counts as absent).
+ */
+export function jsonEqual(expected: unknown, actual: unknown, depth = 0): boolean {
+  if (depth > MATCH_LIMITS.maxDepth) return false;
+  if (expected === null || typeof expected !== 'object') return expected === actual;
+  if (actual === null || typeof actual !== 'object') return false;
+  if (Array.isArray(expected)) {
+    return (
+      Array.isArray(actual) &&
+      expected.length === actual.length &&
+      expected.every((item, i) => jsonEqual(item, actual[i], depth + 1))
+    );
+  }
+  if (Array.isArray(actual)) return false;
+  const e = expected as Record<string, unknown>;
+  const a = actual as Record<string, unknown>;
+  const names = Object.keys(e);
+  const present = Object.keys(a).filter((name) => a[name] !== undefined);
+  return (
+    names.length === present.length &&
+    names.every((name) => Object.hasOwn(a, name) && jsonEqual(e[name], a[name], depth + 1))
+  );
+}
+
+/** Whether every member `partial` names equals the same member of `actual`. */
+function partialMatch(partial: Record<string, unknown> | undefined, actual: unknown): boolean {
+  if (partial === undefined) return true;
+  if (actual === null || typeof actual !== 'object') return Object.keys(partial).length === 0;
+  const a = actual as Record<string, unknown>;
+  return Object.keys(partial).every((name) => jsonEqual(partial[name], a[name]));
+}
+
+/**
+ * Whether a request satisfies `match` (absent: every request does): the caller's account, and the
+ * members of its parsed query and body that `match` names.
+ */
+export function requestMatches(
+  match: OneOffMatch | undefined,
+  accountId: string | undefined,
+  input: Pick<RouteInput, 'query' | 'body'>,
+): boolean {
+  return (
+    match === undefined ||
+    ((match.accountId === undefined || match.accountId === accountId) &&
+      partialMatch(match.query as Record<string, unknown> | undefined, input.query) &&
+      partialMatch(match.body as Record<string, unknown> | undefined, input.body))
+  );
+}

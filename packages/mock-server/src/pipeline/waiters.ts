@@ -1,0 +1,411 @@
+/**
+ * The mock's waiters: `control.waitFor(name, ...)` (the first journal entry of an endpoint that
+ * matches) and `control.nextDelivery(...)` (the next webhook delivery attempt), in process and over
+ * HTTP as a bounded long poll (`GET /__mock/journal/wait`, `GET /__mock/deliveries/next`).
+ *
+ * - Bounded: at most {@link WAIT_LIMITS} `maxWaiters` (100) wait at once, both kinds together; the
+ *   next is refused with a 409. Each lists at most 10 of what arrived while it waited.
+ * - Told, never scanning: the journal tells the store of each entry it writes (`Journal.listen`) and
+ *   the webhook hub of each attempt (`onAttempt`); each waiter looks at each new item once. Only
+ *   `since: 'start'` (or a request id) reads the journal once, when the wait begins.
+ * - Real time: timeouts run on the timers this module captured when it was imported, so
+ *   `vi.useFakeTimers()` in a test does not freeze them.
+ * - Reset and close reject every waiter ({@link Waiters.rejectAll}); reset as part of `journal`.
+ *
+ * @module
+ */
+
+import type { EndpointName, ErrorCode } from '@iacm/sdk/contract';
+import type { DeliveryAttempt, IntegrationView } from '../domain/webhooks.js';
+import type { NumberRange } from '../errors/ranges.js';
+import { HttpError } from '../errors.js';
+import { clip } from '../http/objects.js';
+import { codeFor } from './faults.js';
+import type { Journal, JournalEntry } from './journal.js';
+import { type JournalCall, toCall } from './journal-calls.js';
+import { type OneOffMatch, requestMatches } from './request-match.js';
+
+// Captured when this module is imported: a test's fake timers (installed later) do not replace them.
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+
+/** The bounds and defaults of waits. */
+export const WAIT_LIMITS = Object.freeze({
+  /** Waits pending at once, `waitFor` and `nextDelivery` together (a further one is a 409). */
+  maxWaiters: 100,
+  /** How long a wait lasts when no `timeout` is given, milliseconds (in process and over HTTP). */
+  defaultTimeoutMs: 5_000,
+  /** How many of the items that arrived a timeout's message lists (it counts them all). */
+  listed: 10,
+});
+
+/** The range of a wait's `timeout` in process: 0 (look once) to 10 minutes, milliseconds. */
+export const WAIT_TIMEOUT_RANGE: NumberRange = Object.freeze({
+  min: 0,
+  max: 600_000,
+  unit: 'milliseconds',
+});
+
+/** The range of a wait's `timeout` over HTTP (the long poll): 0 to 30 seconds, milliseconds. */
+export const HTTP_WAIT_TIMEOUT_RANGE: NumberRange = Object.freeze({
+  min: 0,
+  max: 30_000,
+  unit: 'milliseconds',
+});
+
+/**
+ * Where a wait starts: `'now'` (the default: what is recorded after the call), `'start'` (everything
+ * the journal still keeps, then what comes), or a request id (`req_0000000007`, or an entry that
+ * carries one: a {@link JournalCall} or a {@link JournalEntry}): what the journal recorded after that
+ * request's entry.
+ */
+export type WaitSince = 'now' | 'start' | string | { requestId: string } | { id: string };
+
+/** The options of `control.waitFor(name, options)`. */
+export interface WaitForOptions<N extends EndpointName = EndpointName> {
+  /**
+   * Which calls count: members of the parsed body and query, and the account, as a one-off answer's
+   * `match` selects requests (members not given match anything).
+   */
+  match?: OneOffMatch<N>;
+  /** Where to start ({@link WaitSince}); default `'now'`. */
+  since?: WaitSince;
+  /** How long to wait, milliseconds: 0 to 600,000 (real time, whatever fake timers do). Default 5,000. */
+  timeout?: number;
+}
+
+/** The options of `control.nextDelivery(options)`. */
+export interface NextDeliveryOptions {
+  /** The attempt's kind: the payload's `notificationType`, or `test`. Default: any. */
+  kind?: DeliveryKind;
+  /** Only attempts to this integration (by id). */
+  integrationId?: string;
+  /** Only attempts to an integration of this nickname. */
+  nickname?: string;
+  /** `'now'` (the default: an attempt made after the call) or `'start'` (one the attempt log holds counts). */
+  since?: 'now' | 'start';
+  /** How long to wait, milliseconds: 0 to 600,000 (real time). Default 5,000. */
+  timeout?: number;
+}
+
+/** A checked `waitFor`: the endpoint, what to match, where to start and how long to wait. */
+export interface CheckedWaitFor {
+  /** The endpoint. */
+  readonly endpoint: EndpointName;
+  /** Which of its calls (partial body, partial query, account), as `control.respond` matches. */
+  readonly match: OneOffMatch | undefined;
+  /** `'now'`, `'start'`, or a request id. */
+  readonly since: string;
+  /** Milliseconds. */
+  readonly timeoutMs: number;
+}
+
+/** The kinds of delivery a `nextDelivery` may wait for: a notification type, or `test`. */
+export type DeliveryKind = 'Drift' | 'UnmanagedResource' | 'GhostResource' | 'InsightDetected' | 'test';
+
+/** A checked `nextDelivery`. */
+export interface CheckedNextDelivery {
+  /** The attempt's kind (any when absent). */
+  readonly kind: DeliveryKind | undefined;
+  /** The integration's id (any when absent). */
+  readonly integrationId: string | undefined;
+  /** The integration's nickname (any when absent). */
+  readonly nickname: string | undefined;
+  /** `'now'` (the next attempt made) or `'start'` (the attempt log too). */
+  readonly since: 'now' | 'start';
+  /** Milliseconds. */
+  readonly timeoutMs: number;
+}
+
+/** One pending wait: what it accepts, what it has seen, how it settles. */
+interface Waiter<T> {
+  /** `waitFor('guardrails.create')`, as messages name the wait. */
+  readonly label: string;
+  /** Whether the item is the one waited for. */
+  readonly accepts: (item: T) => boolean;
+  /** The item in one line, for a timeout's message; `undefined` for an item not worth listing. */
+  readonly describe: (item: T) => string | undefined;
+  readonly resolve: (item: T) => void;
+  readonly reject: (error: Error) => void;
+  /** The first items that arrived (at most {@link WAIT_LIMITS} `listed`). */
+  readonly arrived: string[];
+  /** How many arrived in all. */
+  count: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** An entry as a journal waiter sees it: the entry, and (for its endpoint) the typed call, read once. */
+interface Recorded {
+  readonly endpoint: string | undefined;
+  readonly entry: () => JournalEntry;
+  readonly call: () => JournalCall;
+}
+
+/** A delivery attempt and its integration, as a delivery waiter sees it. */
+interface Attempted {
+  readonly attempt: DeliveryAttempt;
+  readonly integration: Pick<IntegrationView, 'id' | 'nickname'> | undefined;
+}
+
+/** Reads `read()` once, when first asked. */
+function once<T>(read: () => T): () => T {
+  let done = false;
+  let value: T | undefined;
+  return () => {
+    if (!done) {
+      value = read();
+      done = true;
+    }
+    return value as T;
+  };
+}
+
+/** A journal entry in one line: `req_0000000003 POST /v2/guardrails → 400 (guardrails.create)`. */
+function entryLine(entry: JournalEntry): string {
+  const endpoint = entry.endpoint === undefined ? '' : ` (${entry.endpoint})`;
+  return `${entry.id} ${entry.method} ${clip(entry.path, 80)} → ${entry.status}${endpoint}`;
+}
+
+/** A delivery attempt in one line: `dlv_000002 Drift → int_1 (ops) 503 retrying`. */
+function attemptLine({ attempt, integration }: Attempted): string {
+  const name = integration ? ` (${clip(integration.nickname, 40)})` : '';
+  return `${attempt.id} ${attempt.kind} → ${attempt.integrationId}${name} ${attempt.status} ${attempt.outcome}`;
+}
+
+/** The pending waits of a mock, bounded ({@link WAIT_LIMITS}), and what tells them. */
+export class Waiters {
+  readonly #calls = new Set<Waiter<Recorded>>();
+  readonly #deliveries = new Set<Waiter<Attempted>>();
+
+  /** How many waits are pending. */
+  get size(): number {
+    return this.#calls.size + this.#deliveries.size;
+  }
+
+  /**
+   * Waits for the first entry of `wait.endpoint` that `wait.match` selects, recorded after
+   * `wait.since`; resolves with it typed ({@link JournalCall}). Rejects with a 408 naming what did
+   * arrive after `wait.timeoutMs`, a 409 past {@link WAIT_LIMITS} `maxWaiters` or when the journal
+   * keeps nothing, a 400 naming `since` for a request id the journal does not hold.
+   */
+  waitFor<N extends EndpointName>(journal: Journal, wait: CheckedWaitFor): Promise<JournalCall<N>> {
+    const label = `waitFor('${wait.endpoint}')`;
+    if (!journal.enabled) {
+      return Promise.reject(
+        new HttpError(
+          409,
+          'conflict',
+          `${label}: the journal keeps nothing (journalLimit: 0), so there is nothing to wait for`,
+        ),
+      );
+    }
+    const earlier = wait.since === 'now' ? [] : this.#recordedSince(journal, wait.since);
+    return this.#wait(
+      this.#calls,
+      label,
+      wait.timeoutMs,
+      earlier,
+      (item) => {
+        if (item.endpoint !== wait.endpoint) return false;
+        const call = item.call();
+        return requestMatches(wait.match, call.accountId, call);
+      },
+      // The control plane's own requests (other waits among them) are not what a test waits for.
+      (item) => (item.endpoint === 'control' ? undefined : entryLine(item.entry())),
+    ).then((item) => item.call() as JournalCall<N>);
+  }
+
+  /**
+   * Waits for the next delivery attempt (of `wait.kind`, to an integration of `wait.integrationId`
+   * or `wait.nickname`, when given; with `since: 'start'`, one the attempt log holds already counts).
+   * Rejects as {@link Waiters.waitFor} does.
+   */
+  nextDelivery(
+    wait: CheckedNextDelivery,
+    logged: () => { attempts: DeliveryAttempt[]; integrations: IntegrationView[] },
+  ): Promise<DeliveryAttempt> {
+    const label = `nextDelivery(${wait.kind === undefined ? '' : `{ kind: '${wait.kind}' }`})`;
+    let earlier: Attempted[] = [];
+    if (wait.since === 'start') {
+      const { attempts, integrations } = logged();
+      const byId = new Map(integrations.map((i) => [i.id, i]));
+      earlier = attempts.map((attempt) => ({ attempt, integration: byId.get(attempt.integrationId) }));
+    }
+    return this.#wait(
+      this.#deliveries,
+      label,
+      wait.timeoutMs,
+      earlier,
+      ({ attempt, integration }) =>
+        (wait.kind === undefined || attempt.kind === wait.kind) &&
+        (wait.integrationId === undefined || attempt.integrationId === wait.integrationId) &&
+        (wait.nickname === undefined || integration?.nickname === wait.nickname),
+      attemptLine,
+    ).then((item) => item.attempt);
+  }
+
+  /** Tells the journal's waiters of an entry just written (the journal's listener). Never throws. */
+  journalled(endpoint: string | undefined, read: () => JournalEntry): void {
+    if (this.#calls.size === 0) return;
+    const entry = once(read);
+    this.#offer(this.#calls, {
+      endpoint,
+      entry,
+      call: once(() => toCall(entry())),
+    });
+  }
+
+  /** Tells the delivery waiters of an attempt just recorded (the hub's `onAttempt`). Never throws. */
+  attempted(attempt: DeliveryAttempt, integration: IntegrationView): void {
+    if (this.#deliveries.size === 0) return;
+    this.#offer(this.#deliveries, { attempt, integration });
+  }
+
+  /**
+   * Rejects every pending wait with a 409 saying `why` (`the mock was reset`); answers how many.
+   * `reset()` calls it (as part of `journal`), and so does a standalone server's `close()`.
+   */
+  rejectAll(why: string): number {
+    const count = this.size;
+    for (const set of [this.#calls, this.#deliveries] as Set<Waiter<never>>[]) {
+      for (const waiter of [...set]) {
+        this.#settle(set, waiter);
+        waiter.reject(
+          new HttpError(
+            409,
+            'conflict',
+            `${waiter.label} was cancelled: ${why}; nothing came that it waited for`,
+          ),
+        );
+      }
+    }
+    return count;
+  }
+
+  /** As {@link Waiters.rejectAll} with "the mock was reset": the `journal` part of `reset()`. */
+  reset(): void {
+    this.rejectAll('the mock was reset (reset(), POST /__mock/reset)');
+  }
+
+  /** The journal's entries after `since` (`'start'`: all it keeps; a request id: those after its entry). */
+  #recordedSince(journal: Journal, since: string): Recorded[] {
+    const entries = journal.list();
+    let from = 0;
+    if (since !== 'start') {
+      const index = entries.findIndex((entry) => entry.id === since);
+      if (index < 0) {
+        throw new HttpError(
+          400,
+          'validation_failed',
+          `since: the journal holds no request ${clip(since, 40)} (dropped past its bounds, cleared, or from before a reset); give 'start', 'now' or the id of a request it holds`,
+          {
+            issues: [
+              {
+                location: 'body',
+                path: 'since',
+                message: `since: the journal holds no request ${clip(since, 40)}`,
+                expected: "'start', 'now' or the id of a request the journal holds",
+                received: JSON.stringify(clip(since, 40)),
+              },
+            ],
+          },
+        );
+      }
+      from = index + 1;
+    }
+    return entries.slice(from).map((entry) => ({
+      endpoint: entry.endpoint,
+      entry: () => entry,
+      call: once(() => toCall(entry)),
+    }));
+  }
+
+  /**
+   * Looks at the items already there, then (when none is accepted) waits for the next ones until
+   * `timeoutMs` on a real timer. 409 past the bound.
+   */
+  #wait<T>(
+    set: Set<Waiter<T>>,
+    label: string,
+    timeoutMs: number,
+    earlier: readonly T[],
+    accepts: (item: T) => boolean,
+    describe: (item: T) => string | undefined,
+  ): Promise<T> {
+    if (this.size >= WAIT_LIMITS.maxWaiters) {
+      return Promise.reject(
+        new HttpError(
+          409,
+          'conflict',
+          `${label}: ${WAIT_LIMITS.maxWaiters} waits are pending already, the most the mock keeps; await (or cancel: control.cancelWaits()) some first`,
+        ),
+      );
+    }
+    return new Promise<T>((resolve, reject) => {
+      const waiter: Waiter<T> = {
+        label,
+        accepts,
+        describe,
+        resolve,
+        reject,
+        arrived: [],
+        count: 0,
+        timer: undefined,
+      };
+      for (const item of earlier) if (this.#look(waiter, item)) return;
+      set.add(waiter);
+      waiter.timer = realSetTimeout(() => {
+        this.#settle(set, waiter);
+        reject(timedOut(waiter, timeoutMs));
+      }, timeoutMs);
+    });
+  }
+
+  /** Offers an item to every waiter of `set`, each once; those that accept it are settled. */
+  #offer<T>(set: Set<Waiter<T>>, item: T): void {
+    for (const waiter of [...set]) {
+      try {
+        if (this.#look(waiter, item)) this.#settle(set, waiter);
+      } catch (error) {
+        this.#settle(set, waiter);
+        waiter.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  }
+
+  /** Whether `waiter` accepts `item` (then it is resolved); else the item is noted as arrived. */
+  #look<T>(waiter: Waiter<T>, item: T): boolean {
+    if (waiter.accepts(item)) {
+      waiter.resolve(item);
+      return true;
+    }
+    const line = waiter.describe(item);
+    if (line !== undefined) {
+      waiter.count += 1;
+      if (waiter.arrived.length < WAIT_LIMITS.listed) waiter.arrived.push(line);
+    }
+    return false;
+  }
+
+  /** Takes a waiter out of its set and stops its timer. */
+  #settle<T>(set: Set<Waiter<T>>, waiter: Waiter<T>): void {
+    set.delete(waiter);
+    if (waiter.timer !== undefined) realClearTimeout(waiter.timer);
+    waiter.timer = undefined;
+  }
+}
+
+/** The 408 of a wait that timed out, listing the first of what did arrive and counting them all. */
+function timedOut<T>(waiter: Waiter<T>, timeoutMs: number): HttpError {
+  const { arrived, count } = waiter;
+  const what =
+    count === 0
+      ? 'nothing arrived'
+      : `${count} arrived${count > arrived.length ? ` (the first ${arrived.length} listed)` : ''}: ${arrived.join('; ')}`;
+  // The contract's error table has no 408: its code is the one the faults give a 408 (`codeFor`).
+  return new HttpError(
+    408,
+    codeFor(408) as ErrorCode,
+    `${waiter.label}: no match within ${timeoutMs} ms; ${what}`,
+  );
+}
