@@ -113,6 +113,7 @@ export {
   type Scene,
   type SceneAccount,
   type SceneEvent,
+  type SceneModule,
   type SceneRule,
   type SceneRun,
   type SceneStack,

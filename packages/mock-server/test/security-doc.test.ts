@@ -68,7 +68,7 @@ describe('docs/security.md matches the code', () => {
     ['one-off answers total', `${kib(ONE_OFF_LIMITS.maxTotalBytes)} all together by the heap's measure`],
     [
       'scenes',
-      `at most ${n(SCENE_LIMITS.accounts)} accounts, ${n(SCENE_LIMITS.workspacesPerAccount)} workspaces, ${n(SCENE_LIMITS.rulesPerAccount)} rules, ${n(SCENE_LIMITS.stacksPerAccount)} stacks, ${n(SCENE_LIMITS.eventsPerAccount)} events and ${n(SCENE_LIMITS.webhooksPerAccount)} webhooks per account, ${n(SCENE_LIMITS.runsPerWorkspace)} runs per workspace, and ${n(SCENE_LIMITS.records)} records in all`,
+      `at most ${n(SCENE_LIMITS.accounts)} accounts, ${n(SCENE_LIMITS.workspacesPerAccount)} workspaces, ${n(SCENE_LIMITS.rulesPerAccount)} rules, ${n(SCENE_LIMITS.stacksPerAccount)} stacks, ${n(SCENE_LIMITS.eventsPerAccount)} events, ${n(SCENE_LIMITS.modulesPerAccount)} modules and ${n(SCENE_LIMITS.webhooksPerAccount)} webhooks per account, ${n(SCENE_LIMITS.runsPerWorkspace)} runs per workspace, and ${n(SCENE_LIMITS.records)} records in all`,
     ],
     ['waits pending', `${n(WAIT_LIMITS.maxWaiters)} at once`],
     ['wait default', `${n(WAIT_LIMITS.defaultTimeoutMs)} by default, on real timers`],

@@ -140,6 +140,27 @@ const BAD_SCENES: Array<[string, unknown, string]> = [
     one({ workspaces: Array.from({ length: 10_000 }, (_, i) => ({ name: `w${i}`, runs: [{}] })) }),
     `scene: expected at most ${SCENE_LIMITS.records} records in a scene, received 20001 records`,
   ],
+  [
+    'module in a repository no workspace uses',
+    one({ workspaces: [ws('a', { repo: 'acme/infra' })], modules: [{ name: 'vpc', repo: 'acme/other' }] }),
+    `scene.accounts[0].modules[0].repo: expected the repo of one of the account's workspaces, received "acme/other"`,
+  ],
+  [
+    'module name used twice in one repository',
+    one({
+      workspaces: [ws('a', { repo: 'acme/infra' })],
+      modules: [
+        { name: 'vpc', repo: 'acme/infra' },
+        { name: 'vpc', repo: 'acme/infra' },
+      ],
+    }),
+    'scene.accounts[0].modules[1].name: expected a module name used once in acme/infra, also at modules[0], received "vpc"',
+  ],
+  [
+    'module name that is not a folder name',
+    one({ modules: [{ name: '../vpc' }] }),
+    'scene.accounts[0].modules[0].name: expected a module folder name (a-z, 0-9, - and _)',
+  ],
   ['empty text seed', { seed: '' }, 'scene.seed'],
   [
     'too many labels',

@@ -182,6 +182,43 @@ describe('a scene', () => {
     }
   });
 
+  it('holds exactly its modules, in the repositories it names, which count them', () => {
+    const state = generateSceneState(
+      checkScene({
+        accounts: [
+          {
+            workspaces: [
+              { name: 'net', repo: 'acme/network' },
+              { name: 'app', repo: 'acme/app' },
+            ],
+            modules: [
+              scene.module({ name: 'vpc', repo: 'acme/network', origin: 'registry' }),
+              scene.module({ name: 'service', repo: 'acme/app', origin: 'git', version: '2.1.0' }),
+              scene.module({ name: 'dns' }),
+            ],
+          },
+        ],
+      }),
+    );
+    const [account] = state.accounts;
+    const modules = account?.modules.map((m) => [
+      m.repoFullName,
+      m.moduleFolderPath,
+      m.moduleOriginType,
+      m.version,
+    ]);
+    expect(modules?.slice(0, 2)).toEqual([
+      ['acme/network', 'modules/vpc', 'registry', '5.8.1'],
+      ['acme/app', 'modules/service', 'git', '2.1.0'],
+    ]);
+    expect(account?.modules).toHaveLength(3);
+    expect(account?.modules[1]?.moduleOrigin).toContain('2.1.0');
+    const counts = Object.fromEntries(
+      account?.repositories.map((r) => [r.repoFullName, r.topHit.modulesCount]) ?? [],
+    );
+    expect((counts['acme/network'] ?? 0) + (counts['acme/app'] ?? 0)).toBe(3);
+  });
+
   it('generates the collections and accounts it leaves out at the default sizes', () => {
     const state = generateSceneState(checkScene({}));
     expect(state.accounts).toHaveLength(3);

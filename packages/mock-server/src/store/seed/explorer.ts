@@ -248,6 +248,15 @@ export function generateModules(g: AccountContext): { modules: Module[]; reposit
   const repositories: Repository[] = [];
   const usage = new Map<string, number>();
   for (const ws of g.workspaces) usage.set(ws.repo.fullName, (usage.get(ws.repo.fullName) ?? 0) + 1);
+  const add = (repo: RepoInfo, name: string, registry: readonly [string, string], pin?: ModulePin) => {
+    modules.push(moduleRecord(g, rng, repo, name, registry, usage.get(repo.fullName) ?? 1, pin));
+    repo.modules++;
+  };
+  if (g.pins?.modules) {
+    pinnedModules(g, g.pins.modules, add);
+    for (const repo of g.repos.values()) repositories.push(repositoryRecord(repo, g.org));
+    return { modules, repositories };
+  }
   for (const repo of g.repos.values()) {
     if (repo.onlyCloudFormation) {
       repositories.push(repositoryRecord(repo, g.org));
@@ -255,36 +264,77 @@ export function generateModules(g: AccountContext): { modules: Module[]; reposit
     }
     const pool = [...repo.providers].flatMap((provider) => MODULES[provider]);
     const chosen = rng.sample(pool, rng.int(1, 4));
-    for (const [name, source, version] of chosen) {
-      const origin = MODULE_ORIGINS.pick(rng);
-      const gitVersion = semver(rng, 3);
-      const first = rng.pick(g.people);
-      const last = rng.chance(0.6) ? rng.pick(g.people) : first;
-      const updated = Math.max(SEED_EPOCH - HISTORY, repo.maxUpdated - rng.int(0, 30 * DAY));
-      modules.push({
-        id: `module-${slug(repo.fullName)}-${name}`,
-        moduleFolderPath: `modules/${name}`,
-        repoFullName: repo.fullName,
-        moduleVcsPath: `${repo.vcsPath}//modules/${name}`,
-        vcsType: repo.vcs,
-        updateAt: iso(updated),
-        lastContributor: last.email,
-        firstContributor: first.email,
-        usageCount: rng.int(0, (usage.get(repo.fullName) ?? 1) * 2),
-        version: origin === 'registry' ? version : gitVersion,
-        moduleOrigin:
-          origin === 'registry'
-            ? source
-            : origin === 'git'
-              ? moduleGitSource(repo.vcs, g.org, name, gitVersion)
-              : `./modules/${name}`,
-        moduleOriginType: origin,
-      });
-      repo.modules++;
-    }
+    for (const [name, source, version] of chosen) add(repo, name, [source, version]);
     repositories.push(repositoryRecord(repo, g.org));
   }
   return { modules, repositories };
+}
+
+/** What a scene says of a module. */
+type ModulePin = NonNullable<NonNullable<AccountContext['pins']>['modules']>[number];
+
+/**
+ * A scene's modules: each in the repository it names, or in the repositories in turn (the next one
+ * without a module of that name); a registry module the vocabulary knows keeps its source.
+ */
+function pinnedModules(
+  g: AccountContext,
+  pins: readonly ModulePin[],
+  add: (repo: RepoInfo, name: string, registry: readonly [string, string], pin: ModulePin) => void,
+): void {
+  const repos = [...g.repos.values()];
+  const used = new Set<string>();
+  pins.forEach((pin, i) => {
+    let repo = pin.repo === undefined ? undefined : g.repos.get(pin.repo);
+    for (let k = 0; !repo && k < repos.length; k++) {
+      const candidate = repos[(i + k) % repos.length] as RepoInfo;
+      if (!used.has(`${candidate.fullName} ${pin.name}`)) repo = candidate;
+    }
+    if (!repo || used.has(`${repo.fullName} ${pin.name}`)) return;
+    used.add(`${repo.fullName} ${pin.name}`);
+    const provider = [...repo.providers][0] ?? 'aws';
+    const known = MODULES[provider].find(([name]) => name === pin.name);
+    add(repo, pin.name, known ? [known[1], known[2]] : [`${g.org}/${pin.name}/${provider}`, '1.0.0'], pin);
+  });
+}
+
+/** One module record of `repo`; `registry` is its registry source and version. */
+function moduleRecord(
+  g: AccountContext,
+  rng: Random,
+  repo: RepoInfo,
+  name: string,
+  [source, registryVersion]: readonly [string, string],
+  workspaces: number,
+  pin?: ModulePin,
+): Module {
+  const drawn = MODULE_ORIGINS.pick(rng);
+  const origin = pin?.origin ?? drawn;
+  const gitVersion = semver(rng, 3);
+  const first = rng.pick(g.people);
+  const last = rng.chance(0.6) ? rng.pick(g.people) : first;
+  const updated = Math.max(SEED_EPOCH - HISTORY, repo.maxUpdated - rng.int(0, 30 * DAY));
+  const usageCount = rng.int(0, workspaces * 2);
+  const version = pin?.version ?? (origin === 'registry' ? registryVersion : gitVersion);
+  return {
+    id: `module-${slug(repo.fullName)}-${name}`,
+    moduleFolderPath: `modules/${name}`,
+    repoFullName: repo.fullName,
+    moduleVcsPath: `${repo.vcsPath}//modules/${name}`,
+    vcsType: repo.vcs,
+    updateAt: iso(updated),
+    lastContributor: last.email,
+    firstContributor: first.email,
+    usageCount,
+    version,
+    moduleOrigin:
+      origin === 'registry'
+        ? source
+        : origin === 'git'
+          ? moduleGitSource(repo.vcs, g.org, name, version)
+          : `./modules/${name}`,
+    moduleOriginType: origin,
+  };
 }
 
 function externalAccountId(rng: Random, type: CloudProvider, org: string, env: string): string {

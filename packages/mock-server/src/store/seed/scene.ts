@@ -52,6 +52,8 @@ export const SCENE_LIMITS = Object.freeze({
   stacksPerAccount: 10_000,
   /** Events of one account. */
   eventsPerAccount: 100_000,
+  /** IaC modules of one account. */
+  modulesPerAccount: 10_000,
   /** Webhook integrations of one account (all accounts together: the registry's 1,000). */
   webhooksPerAccount: 100,
   /** Records of a scene together: accounts, workspaces, runs, rules, stacks, events and webhooks. */
@@ -66,6 +68,11 @@ export const SCENE_IAC_TYPES = ['terraform', 'opentofu', 'cloudformation'] as co
 const Name = z.string().trim().min(1).max(128);
 const Label = z.string().min(1).max(128);
 const Count = z.int().min(0).max(100_000);
+/** A repository's full name, `owner/name`. */
+const Repo = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: 'expected owner/name' });
 
 /** A run of a scene's workspace; what it leaves out is drawn from the seed. */
 const SceneRunSchema = z.strictObject({
@@ -77,11 +84,7 @@ const SceneRunSchema = z.strictObject({
 /** A workspace of a scene; runs and the rest it leaves out are drawn from the seed. */
 const SceneWorkspaceSchema = z.strictObject({
   name: Name.optional(),
-  repo: z
-    .string()
-    .max(200)
-    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: 'expected owner/name' })
-    .optional(),
+  repo: Repo.optional(),
   vcsType: z.enum(VCS_TYPES).optional(),
   runnerType: z.enum(CI_TOOLS).optional(),
   iacType: z.enum(SCENE_IAC_TYPES).optional(),
@@ -141,6 +144,17 @@ const SceneWebhookSchema = z.strictObject({
   credentials: z.unknown().optional(),
 });
 
+/** A module of a scene, in one of the account's repositories. */
+const SceneModuleSchema = z.strictObject({
+  name: z
+    .string()
+    .max(64)
+    .regex(/^[a-z0-9][a-z0-9_-]*$/, { error: 'expected a module folder name (a-z, 0-9, - and _)' }),
+  repo: Repo.optional(),
+  version: z.string().min(1).max(32).optional(),
+  origin: z.enum(['registry', 'git', 'local']).optional(),
+});
+
 /** An account of a scene; a collection it names holds exactly its records. */
 const SceneAccountSchema = z.strictObject({
   name: Name.optional(),
@@ -148,6 +162,7 @@ const SceneAccountSchema = z.strictObject({
   rules: z.array(SceneRuleSchema).max(SCENE_LIMITS.rulesPerAccount).optional(),
   stacks: z.array(SceneStackSchema).max(SCENE_LIMITS.stacksPerAccount).optional(),
   events: z.array(SceneEventSchema).max(SCENE_LIMITS.eventsPerAccount).optional(),
+  modules: z.array(SceneModuleSchema).max(SCENE_LIMITS.modulesPerAccount).optional(),
   webhooks: z.array(SceneWebhookSchema).max(SCENE_LIMITS.webhooksPerAccount).optional(),
 });
 
@@ -190,6 +205,23 @@ export interface SceneAccount {
   events?: SceneEvent[] | undefined;
   /** Webhook integrations there from the start (at most 100), each nickname used once. */
   webhooks?: SceneWebhook[] | undefined;
+  /**
+   * Exactly these IaC modules (at most 10,000), each in a repository of the account's workspaces
+   * (their repository records count them); none: drawn per repository.
+   */
+  modules?: SceneModule[] | undefined;
+}
+
+/** An IaC module of a {@link SceneAccount}. */
+export interface SceneModule {
+  /** Its folder name (`modules/<name>`), used once per repository: a-z, 0-9, `-` and `_`, at most 64. */
+  name: string;
+  /** The repository holding it, `owner/name`: the `repo` of one of the account's workspaces; default: the repositories in turn. */
+  repo?: string | undefined;
+  /** Its version. */
+  version?: string | undefined;
+  /** Where workspaces take it from: the registry, a git URL, or a local path. */
+  origin?: 'registry' | 'git' | 'local' | undefined;
 }
 
 /** A workspace of a {@link SceneAccount}, with its runs. */
@@ -412,6 +444,36 @@ function accountProblems(account: z.output<typeof SceneAccountSchema>, a: number
       }
     });
   });
+  const moduleKeys = new Map<string, number>();
+  account.modules?.forEach((module, m) => {
+    if (module.repo !== undefined) {
+      if (!workspaces) {
+        problems.push([
+          base('modules', m, 'repo'),
+          'expected the repository of a workspace of the account: name the workspaces (with their repo) to refer to one',
+          shown(module.repo),
+        ]);
+        return;
+      }
+      if (!repositories.has(module.repo) && !workspaces.some((ws) => ws.repo === module.repo)) {
+        problems.push([
+          base('modules', m, 'repo'),
+          "expected the repo of one of the account's workspaces",
+          shown(module.repo),
+        ]);
+        return;
+      }
+      const key = `${module.repo} ${module.name}`;
+      const first = moduleKeys.get(key);
+      if (first !== undefined) {
+        problems.push([
+          base('modules', m, 'name'),
+          `expected a module name used once in ${module.repo}, also at modules[${first}]`,
+          shown(module.name),
+        ]);
+      } else moduleKeys.set(key, m);
+    }
+  });
   const owners = new Map<string, number>();
   account.stacks?.forEach((stack, s) => {
     if (!workspaces) {
@@ -473,7 +535,7 @@ function recordCount(scene: CheckedScene): number {
   let count = 0;
   for (const account of scene.accounts ?? []) {
     count += 1 + (account.rules?.length ?? 0) + (account.stacks?.length ?? 0);
-    count += (account.events?.length ?? 0) + (account.webhooks?.length ?? 0);
+    count += (account.events?.length ?? 0) + (account.webhooks?.length ?? 0) + (account.modules?.length ?? 0);
     for (const ws of account.workspaces ?? []) count += 1 + (ws.runs?.length ?? 0);
   }
   return count;
@@ -565,4 +627,6 @@ export const scene = Object.freeze({
   event: (value: SceneEvent): SceneEvent => value,
   /** A webhook integration. */
   webhook: (value: SceneWebhook): SceneWebhook => value,
+  /** An IaC module. */
+  module: (value: SceneModule): SceneModule => value,
 });
