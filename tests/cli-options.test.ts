@@ -268,6 +268,36 @@ describe('--state', () => {
   });
 });
 
+describe('--scene', () => {
+  const scene = JSON.stringify({ accounts: [{ name: 'Acme', workspaces: [{ name: 'payments-prod' }] }] });
+
+  it('reads and checks a scene file; --seed is the seed of a scene without one', () => {
+    const options = serve(['--scene', 'scene.json', '--seed', '5'], () => scene);
+    expect(options.scene?.file).toBe('scene.json');
+    expect(options.scene?.scene.accounts?.[0]?.workspaces?.[0]?.name).toBe('payments-prod');
+    expect(options.seed).toBe(5);
+    expect(options.primaryKeys).toEqual(DEMO_KEYS);
+  });
+
+  it.each([
+    [['--scene', 's.json', '--state', 't.json'], /^--scene cannot be combined with --state: /],
+    [['--scene', 's.json', '--workspaces', '5'], /^--scene cannot be combined with --workspaces: /],
+  ])('refuses %j', (argv, message) => {
+    expect(usageError(argv, () => scene)).toMatch(message);
+  });
+
+  it('refuses a bad scene in one line naming the file and the path', () => {
+    const bad = JSON.stringify({ accounts: [{ workspaces: [{ name: 'a', runs: [{ status: 'aplied' }] }] }] });
+    expect(usageError(['--scene', 'bad.json'], () => bad)).toMatch(
+      /^--scene: "bad\.json" is not a valid scene: scene\.accounts\[0\]\.workspaces\[0\]\.runs\[0\]\.status: /,
+    );
+    expect(usageError(['--scene', 'bad.json'], () => '{')).toMatch(/^--scene: "bad\.json" is not JSON \(/);
+    expect(usageError(['--scene', '/nowhere/scene.json'])).toBe(
+      '--scene: cannot read "/nowhere/scene.json": no such file',
+    );
+  });
+});
+
 describe('startNotice (what is printed before a long start)', () => {
   it('announces large sizes only', () => {
     expect(startNotice(serve([]))).toBeUndefined();

@@ -305,6 +305,33 @@ describe('iacm-mock CLI (the built bin, as a real process)', () => {
     expect((await login(again, keys.accessKey, keys.secretKey)).status).toBe(200);
   });
 
+  it('starts from a scene file, and a reset returns to it', async () => {
+    const path = file(
+      'scene.json',
+      JSON.stringify({
+        accounts: [{ name: 'Acme', workspaces: [{ name: 'payments-prod' }, { name: 'payments-dev' }] }],
+      }),
+    );
+    const mock = run(['--port', '0', '--scene', path, '--quiet']);
+    const url = await mock.url();
+    const names = async () => {
+      const state = (await (await fetch(`${url}/__mock/state`)).json()) as {
+        accounts: Array<{ workspaces: Array<{ workspaceName: string }> }>;
+      };
+      return state.accounts.map((a) => a.workspaces.map((w) => w.workspaceName));
+    };
+    expect(await names()).toEqual([['payments-prod', 'payments-dev']]);
+    const seeded = await fetch(`${url}/__mock/seed`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seed: 2, sizes: { accounts: 1, workspaces: 1 } }),
+    });
+    expect(seeded.status).toBe(200);
+    await fetch(`${url}/__mock/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(await names()).toEqual([['payments-prod', 'payments-dev']]);
+    expect((await login(url, 'iacm_ak_demo', 'iacm_sk_demo')).status).toBe(200);
+  });
+
   describe('off loopback, a --state snapshot (finding 4 of issue 20)', () => {
     const token = 'a-control-token-of-32-characters';
     type Pair = { accessKey: string; secretKey: string };

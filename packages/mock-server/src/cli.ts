@@ -40,6 +40,8 @@ Options:
   --integrations <n>       integrations events come from, 1 to ${SIZE_MAXIMA.integrations} (default ${DEFAULT_SIZES.integrations})
   --access-key <key>       access key of the primary account (default ${DEMO_KEYS.accessKey})
   --secret-key <key>       secret key of the primary account (default ${DEMO_KEYS.secretKey})
+  --scene <file>           start from a JSON scene (what POST /__mock/scene takes: the records to hold,
+                           the rest generated from the seed); reset returns to it
   --state <file>           start from a JSON snapshot (from GET /__mock/state) instead of generating
   --keep-state-keys        off loopback, a snapshot (--state, PUT /__mock/state) keeps its key pairs
                            (by default every account gets a random pair there; see below)
@@ -222,7 +224,7 @@ async function main(argv: string[]): Promise<void> {
       port: options.port,
       host: options.host,
       seed: options.seed,
-      sizes: options.sizes,
+      ...(options.scene ? { scene: options.scene.scene } : { sizes: options.sizes }),
       ...(options.state ? { state: options.state.snapshot } : {}),
       ...(options.primaryKeys ? { primaryKeys: options.primaryKeys } : {}),
       ...(options.keepStateKeys ? { keepStateKeys: true } : {}),

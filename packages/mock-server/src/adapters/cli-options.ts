@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { checkSceneBody } from '../control/scene.js';
 import { StateSchema } from '../control/state.js';
 import { FAULT_DELAY_RANGE } from '../pipeline/faults.js';
 import { isLoopbackHost } from '../pipeline/host.js';
@@ -18,6 +19,7 @@ import {
   SIZE_MAXIMA,
   SIZE_RANGES,
 } from '../store/seed/limits.js';
+import type { CheckedScene } from '../store/seed/scene.js';
 import { DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from '../store/state.js';
 import { MAX_TIMEOUT_MS, SERVER_TIMEOUT_RANGE } from './timeouts.js';
 
@@ -58,6 +60,8 @@ export interface ServeOptions {
   sizes: SeedSizes;
   /** The snapshot to start from (with the primary account's keys replaced when both were given), and its file. */
   state?: { file: string; snapshot: MockState };
+  /** The scene to start from (`--scene`), checked, and its file. */
+  scene?: { file: string; scene: CheckedScene };
   /**
    * The primary account's key pair: `--access-key`/`--secret-key`, else the demo pair for generated
    * data on loopback; absent otherwise (off loopback the mock draws random pairs; a snapshot on
@@ -148,23 +152,7 @@ function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: st
  * @throws UsageError naming the file when it cannot be read, is not JSON or is not a snapshot.
  */
 export function readSnapshot(file: string, read: (file: string) => string = (f) => readFileSync(f, 'utf8')) {
-  let text: string;
-  try {
-    text = read(file);
-  } catch (error) {
-    const err = error as NodeJS.ErrnoException;
-    const reason =
-      err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.message;
-    throw new UsageError(`--state: cannot read ${quote(file)}: ${reason}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(
-      `--state: ${quote(file)} is not JSON (${(error as Error).message}); expected a snapshot from GET /__mock/state`,
-    );
-  }
+  const json = readJsonFile('--state', file, read, 'a snapshot from GET /__mock/state');
   const parsed = StateSchema.safeParse(json);
   if (!parsed.success) {
     throw new UsageError(
@@ -172,6 +160,39 @@ export function readSnapshot(file: string, read: (file: string) => string = (f) 
     );
   }
   return parsed.data as unknown as MockState;
+}
+
+/** Reads a JSON file for `flag`: its text parsed, or a {@link UsageError} naming the file. */
+function readJsonFile(flag: string, file: string, read: (file: string) => string, expected: string): unknown {
+  let text: string;
+  try {
+    text = read(file);
+  } catch (error) {
+    const err = error as NodeJS.ErrnoException;
+    const reason =
+      err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.message;
+    throw new UsageError(`${flag}: cannot read ${quote(file)}: ${reason}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `${flag}: ${quote(file)} is not JSON (${(error as Error).message}); expected ${expected}`,
+    );
+  }
+}
+
+/**
+ * Reads and checks a scene file (what `POST /__mock/scene` takes), with the one check of a scene.
+ * @throws UsageError naming the file and the scene's first problem, by its path.
+ */
+export function readScene(file: string, read: (file: string) => string = (f) => readFileSync(f, 'utf8')) {
+  const json = readJsonFile('--scene', file, read, 'a scene (docs/testing-with-the-mock.md, "Scenes")');
+  try {
+    return checkSceneBody(json);
+  } catch (error) {
+    throw new UsageError(`--scene: ${quote(file)} is not a valid scene: ${(error as Error).message}`);
+  }
 }
 
 /**
@@ -205,6 +226,7 @@ export function parseCommandLine(
         'access-key': { type: 'string' },
         'secret-key': { type: 'string' },
         state: { type: 'string' },
+        scene: { type: 'string' },
         'keep-state-keys': { type: 'boolean' },
         delay: { type: 'string' },
         'rate-limit': { type: 'boolean' },
@@ -245,8 +267,15 @@ export function parseCommandLine(
   if (host === '') throw new UsageError('--host expects an address to bind, like 127.0.0.1, received ""');
 
   const stateFile = str('state');
+  const sceneFile = str('scene');
   const seedText = str('seed');
   const given = SIZE_FLAGS.filter(([, flag]) => str(flag) !== undefined).map(([, flag]) => `--${flag}`);
+  if (sceneFile !== undefined && (stateFile !== undefined || given.length > 0)) {
+    const flags = [...(stateFile !== undefined ? ['--state'] : []), ...given].join(', ');
+    throw new UsageError(
+      `--scene cannot be combined with ${flags}: the scene says what the data holds (drop ${flags}, or --scene)`,
+    );
+  }
   if (stateFile !== undefined && (seedText !== undefined || given.length > 0)) {
     const flags = [...(seedText !== undefined ? ['--seed'] : []), ...given].join(', ');
     throw new UsageError(
@@ -338,6 +367,7 @@ export function parseCommandLine(
   const loopback = isLoopbackHost(host);
 
   const keys = accessKey !== undefined && secretKey !== undefined ? { accessKey, secretKey } : undefined;
+  const scene = sceneFile === undefined ? undefined : { file: sceneFile, scene: readScene(sceneFile, read) };
   let state: ServeOptions['state'];
   if (stateFile !== undefined) {
     const snapshot = readSnapshot(stateFile, read);
@@ -359,6 +389,7 @@ export function parseCommandLine(
       seed,
       sizes,
       ...(state ? { state } : {}),
+      ...(scene ? { scene } : {}),
       ...(primaryKeys ? { primaryKeys } : {}),
       ...(keepStateKeys ? { keepStateKeys: true as const } : {}),
       ...(delayMs !== undefined ? { delayMs } : {}),
