@@ -137,8 +137,8 @@ export class MockCore {
       now: () => this.now(),
       accounts: () => this.store.accounts,
       resets: () => this.#resets,
-      control: (request, line, body, requestId) =>
-        serveControl(this.control, start.controlAccess, request, line, body, requestId),
+      control: (request, line, body, requestId, signal) =>
+        serveControl(this.control, start.controlAccess, request, line, body, requestId, signal),
     };
     const { journal, faults, rateLimiter, oneOff } = this.#pipeline;
     const waiters = this.#waiters;

@@ -82,6 +82,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     handle: (method, path, query, body, _requestId, http) =>
       dispatchControl(CONTROL_ROUTES, method, path, {
         contentType: http ? http.contentType : null,
+        signal: http?.signal,
         plane,
         core,
         deps,

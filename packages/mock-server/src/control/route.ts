@@ -145,7 +145,7 @@ export interface ControlPlane {
     query: Record<string, string | string[]>,
     body: unknown,
     requestId: string,
-    http?: { contentType: string | undefined },
+    http?: { contentType: string | undefined; signal?: AbortSignal | undefined },
   ): Promise<MockResponse>;
 }
 
@@ -283,6 +283,8 @@ export interface ControlContext<
   readonly query: Query;
   /** The body: checked by the route's `body` once, before the handler runs; else as sent. */
   readonly body: Body;
+  /** Aborts when the client has gone (over HTTP); a long poll stops waiting then. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** The largest body of a control route that names no limit of its own, bytes (1 MiB). */

@@ -20,6 +20,7 @@ export async function serveControl(
   line: RequestLine,
   body: RequestBody,
   requestId: string,
+  signal?: AbortSignal,
 ): Promise<MockResponse> {
   await checkControlAccess(request, access);
   // The control plane has no accounts: whoever passed the access check may have the body journalled.
@@ -30,6 +31,6 @@ export async function serveControl(
     line.query,
     ((limit, jsonBounds) => body.value(limit, { jsonBounds })) satisfies ControlBodyReader,
     requestId,
-    { contentType: readHeader(request.headers, 'content-type') },
+    { contentType: readHeader(request.headers, 'content-type'), signal },
   );
 }

@@ -166,10 +166,10 @@ export const waitsRoutes: readonly ControlRoute[] = [
     summary:
       'long poll: the first call of ?endpoint= (&accountId=) recorded after ?since= (now, start, a request id); ?timeout= ms, at most 30000; 408 listing what arrived',
     query: JournalWaitQuery,
-    handler: async ({ deps, query }) => {
+    handler: async ({ deps, query, signal }) => {
       const { accountId, ...rest } = fromQuery(query);
       const raw = accountId === undefined ? rest : { ...rest, match: { accountId } };
-      return ok(await deps.waiters.waitFor(deps.journal, checkWaitFor(raw, 'http', 'query')));
+      return ok(await deps.waiters.waitFor(deps.journal, checkWaitFor(raw, 'http', 'query'), signal));
     },
   }),
   controlRoute({
@@ -177,7 +177,7 @@ export const waitsRoutes: readonly ControlRoute[] = [
     path: '/__mock/journal/wait',
     summary: 'long poll as GET, with { endpoint, match: { body, query, accountId }, since, timeout }',
     body: (raw: unknown) => checkWaitFor(raw, 'http'),
-    handler: async ({ deps, body }) => ok(await deps.waiters.waitFor(deps.journal, body)),
+    handler: async ({ deps, body, signal }) => ok(await deps.waiters.waitFor(deps.journal, body, signal)),
   }),
   controlRoute({
     method: 'GET',
@@ -185,12 +185,13 @@ export const waitsRoutes: readonly ControlRoute[] = [
     summary:
       'long poll: the next webhook delivery attempt (?kind=Drift, ?integrationId=, ?nickname=, ?since=start); ?timeout= ms, at most 30000',
     query: NextDeliveryQuery,
-    handler: async ({ core, deps, query }) =>
+    handler: async ({ core, deps, query, signal }) =>
       ok(
-        await deps.waiters.nextDelivery(checkNextDelivery(fromQuery(query), 'http', 'query'), () => ({
-          attempts: core.webhooks.attempts(),
-          integrations: core.webhooks.list(),
-        })),
+        await deps.waiters.nextDelivery(
+          checkNextDelivery(fromQuery(query), 'http', 'query'),
+          () => ({ attempts: core.webhooks.attempts(), integrations: core.webhooks.list() }),
+          signal,
+        ),
       ),
   }),
 ];

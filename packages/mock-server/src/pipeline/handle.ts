@@ -64,6 +64,7 @@ export interface PipelineParts {
     line: RequestLine,
     body: RequestBody,
     requestId: string,
+    signal?: AbortSignal,
   ): Promise<MockResponse>;
 }
 
@@ -88,7 +89,7 @@ export async function handleRequest(
   try {
     checkHost(request, options.allowedHosts);
     response = line.control
-      ? await parts.control(request, line, body, requestId)
+      ? await parts.control(request, line, body, requestId, options.signal)
       : await api(parts, request, line, body, requestId, options, seen);
   } catch (error) {
     response = errorResponse(error, requestId);

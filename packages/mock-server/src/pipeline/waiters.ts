@@ -188,7 +188,11 @@ export class Waiters {
    * arrive after `wait.timeoutMs`, a 409 past {@link WAIT_LIMITS} `maxWaiters` or when the journal
    * keeps nothing, a 400 naming `since` for a request id the journal does not hold.
    */
-  waitFor<N extends EndpointName>(journal: Journal, wait: CheckedWaitFor): Promise<JournalCall<N>> {
+  waitFor<N extends EndpointName>(
+    journal: Journal,
+    wait: CheckedWaitFor,
+    signal?: AbortSignal,
+  ): Promise<JournalCall<N>> {
     const label = `waitFor('${wait.endpoint}')`;
     if (!journal.enabled) {
       return Promise.reject(
@@ -212,6 +216,7 @@ export class Waiters {
       },
       // The control plane's own requests (other waits among them) are not what a test waits for.
       (item) => (item.endpoint === 'control' ? undefined : entryLine(item.entry())),
+      signal,
     ).then((item) => item.call() as JournalCall<N>);
   }
 
@@ -223,6 +228,7 @@ export class Waiters {
   nextDelivery(
     wait: CheckedNextDelivery,
     logged: () => { attempts: DeliveryAttempt[]; integrations: IntegrationView[] },
+    signal?: AbortSignal,
   ): Promise<DeliveryAttempt> {
     const label = `nextDelivery(${wait.kind === undefined ? '' : `{ kind: '${wait.kind}' }`})`;
     let earlier: Attempted[] = [];
@@ -241,6 +247,7 @@ export class Waiters {
         (wait.integrationId === undefined || attempt.integrationId === wait.integrationId) &&
         (wait.nickname === undefined || integration?.nickname === wait.nickname),
       attemptLine,
+      signal,
     ).then((item) => item.attempt);
   }
 
@@ -322,7 +329,8 @@ export class Waiters {
 
   /**
    * Looks at the items already there, then (when none is accepted) waits for the next ones until
-   * `timeoutMs` on a real timer. 409 past the bound.
+   * `timeoutMs` on a real timer, or until `signal` aborts (a long poll whose client has gone: the
+   * wait is taken out at once, so it holds no place among the pending). 409 past the bound.
    */
   #wait<T>(
     set: Set<Waiter<T>>,
@@ -331,6 +339,7 @@ export class Waiters {
     earlier: readonly T[],
     accepts: (item: T) => boolean,
     describe: (item: T) => string | undefined,
+    signal?: AbortSignal,
   ): Promise<T> {
     if (this.size >= WAIT_LIMITS.maxWaiters) {
       return Promise.reject(
@@ -353,11 +362,24 @@ export class Waiters {
         timer: undefined,
       };
       for (const item of earlier) if (this.#look(waiter, item)) return;
+      if (signal?.aborted) {
+        reject(gone(label));
+        return;
+      }
       set.add(waiter);
       waiter.timer = realSetTimeout(() => {
         this.#settle(set, waiter);
         reject(timedOut(waiter, timeoutMs));
       }, timeoutMs);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (!set.has(waiter)) return;
+          this.#settle(set, waiter);
+          reject(gone(label));
+        },
+        { once: true },
+      );
     });
   }
 
@@ -393,6 +415,11 @@ export class Waiters {
     if (waiter.timer !== undefined) realClearTimeout(waiter.timer);
     waiter.timer = undefined;
   }
+}
+
+/** The error of a long poll whose client has gone (nobody reads it: the answer is dropped). */
+function gone(label: string): HttpError {
+  return new HttpError(409, 'conflict', `${label} was cancelled: the client has gone`);
 }
 
 /** The 408 of a wait that timed out, listing the first of what did arrive and counting them all. */

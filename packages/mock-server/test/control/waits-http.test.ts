@@ -142,3 +142,35 @@ describe('close()', () => {
     );
   });
 });
+
+describe('a long poll whose client has gone', () => {
+  /** What an in-process wait that gives up at once comes to: its message. */
+  const probe = () =>
+    running.control.waitFor('health', { timeout: 0 }).then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+
+  it('leaves the pending waits at once, so it holds no place', async () => {
+    const controllers = Array.from({ length: WAIT_LIMITS.maxWaiters }, () => new AbortController());
+    const polls = controllers.map((controller) =>
+      fetch(`${running.url}/__mock/journal/wait?endpoint=health&timeout=30000`, {
+        signal: controller.signal,
+      }).catch(() => 'aborted'),
+    );
+    // Every place is taken by the polls.
+    await expect.poll(probe, { interval: 20 }).toMatch(/waits are pending already/);
+    for (const controller of controllers) controller.abort();
+    expect(await Promise.all(polls)).toEqual(controllers.map(() => 'aborted'));
+    // Their places come free without waiting for their 30 s: every one of 100 new waits gets one.
+    await expect
+      .poll(
+        async () =>
+          (await Promise.all(controllers.map(probe))).filter((m) => /pending already/.test(m)).length,
+        {
+          interval: 20,
+        },
+      )
+      .toBe(0);
+  });
+});
