@@ -15,6 +15,21 @@ export interface Call {
   headers?: Record<string, string>;
 }
 
+/** A login token of `account` (the primary account by default) of `core`. */
+export async function loginToken(
+  core: MockCore,
+  account: { accessKey: string; secretKey: string } | undefined = core.accounts()[0],
+): Promise<string> {
+  const res = await core.handle({
+    method: 'POST',
+    path: '/v2/login',
+    headers: { 'content-type': 'application/json' },
+    body: { accessKey: account?.accessKey, secretKey: account?.secretKey },
+  });
+  expect(res.status).toBe(200);
+  return (res.body as { accessToken: string }).accessToken;
+}
+
 /** A core with a clock tests can move, logged in as the primary and the second account. */
 export async function setup(options: MockOptions = {}) {
   let now = Date.UTC(2026, 0, 15, 12, 0, 0, 0);

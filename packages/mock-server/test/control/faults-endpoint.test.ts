@@ -5,21 +5,10 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../src/errors.js';
-import { expectError, setup } from '../helpers.js';
+import { expectError, refusal, setup } from '../helpers.js';
 
 const search = (t: Awaited<ReturnType<typeof setup>>, body: unknown = {}, init = {}) =>
   t.call('POST', '/v2/workspaces/search', { body, ...init });
-
-/** The error a refused fault throws in process. */
-function refused(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 afterEach(() => {
   vi.useRealTimers();
@@ -149,7 +138,7 @@ describe('a fault on an endpoint', () => {
 describe('a bad endpoint fault', () => {
   it('names `endpoint`, what came and the closest names for an unknown endpoint', async () => {
     const t = await setup();
-    const error = refused(() =>
+    const error = refusal(() =>
       t.core.control.addFault({ endpoint: 'workspaces.serch' as never, status: 500 }),
     );
     expect(error.status).toBe(400);
@@ -206,7 +195,7 @@ describe('a bad endpoint fault', () => {
       [{ endpoint: 'workspaces.search', match: { bogus: 1 }, status: 500 }, 'match.bogus', 'match.bogus'],
     ];
     for (const [rule, path, message] of cases) {
-      const error = refused(() => control.addFault(rule as never));
+      const error = refusal(() => control.addFault(rule as never));
       expect(error.status, JSON.stringify(rule)).toBe(400);
       expect(
         error.issues?.map((i) => i.path),

@@ -6,21 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
 import type { JournalEntry } from '../../src/pipeline/journal.js';
-import { expectError } from '../helpers.js';
+import { expectError, loginToken } from '../helpers.js';
 
 const TOKEN = 'control-token-for-prefer-journal-0123456789';
 const REASON = 'over HTTP, Prefer: code= needs an open control plane or the X-Iacm-Mock-Control-Token header';
 
 async function mockWithToken() {
   const core = new MockCore({ sizes: { workspaces: 3, events: 10 }, controlToken: TOKEN });
-  const [primary] = core.accounts();
-  const login = await core.handle({
-    method: 'POST',
-    path: '/v2/login',
-    headers: { 'content-type': 'application/json' },
-    body: { accessKey: primary?.accessKey, secretKey: primary?.secretKey },
-  });
-  const token = (login.body as { accessToken: string }).accessToken;
+  const token = await loginToken(core);
   // As the node:http adapter asks: Prefer only with control access.
   const search = (headers: Record<string, string>) =>
     core.handle(

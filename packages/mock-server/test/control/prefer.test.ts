@@ -9,7 +9,7 @@ import { endpointErrorStatuses, endpointList } from '@iacm/sdk/contract';
 import { buildOpenApiDocument } from '@iacm/sdk/openapi';
 import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
-import { expectError, setup } from '../helpers.js';
+import { expectError, loginToken, setup } from '../helpers.js';
 
 const TOKEN = 'control-token-for-prefer-tests-0123456789';
 
@@ -81,14 +81,7 @@ describe('Prefer: code=<status>', () => {
 
   it("is over HTTP ('control'): ignored without the control token when one is set, honoured with it", async () => {
     const core = new MockCore({ sizes: { workspaces: 3, events: 10 }, controlToken: TOKEN });
-    const [primary] = core.accounts();
-    const login = await core.handle({
-      method: 'POST',
-      path: '/v2/login',
-      headers: { 'content-type': 'application/json' },
-      body: { accessKey: primary?.accessKey, secretKey: primary?.secretKey },
-    });
-    const token = (login.body as { accessToken: string }).accessToken;
+    const token = await loginToken(core);
     const ask = (headers: Record<string, string>) =>
       core.handle(
         {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/errors.js';
 import type { MockResponse } from '../../src/http/message.js';
 import { ONE_OFF_LIMITS } from '../../src/pipeline/one-off.js';
-import { expectError, setup } from '../helpers.js';
+import { expectError, refusal, setup } from '../helpers.js';
 
 /** A workspace the strict contract accepts: the mock's own first one, renamed. */
 async function aWorkspace(t: Awaited<ReturnType<typeof setup>>, name = 'canned'): Promise<WorkspaceSummary> {
@@ -19,17 +19,6 @@ async function aWorkspace(t: Awaited<ReturnType<typeof setup>>, name = 'canned')
 
 const search = (t: Awaited<ReturnType<typeof setup>>, body: unknown = {}, init = {}) =>
   t.call('POST', '/v2/workspaces/search', { body, ...init });
-
-/** The 400 a refused one-off answer throws in process. */
-function refused(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 const names = (res: MockResponse) => (res.body as WorkspaceSummary[]).map((w) => w.workspaceName);
 
@@ -81,7 +70,7 @@ describe('control.respond: a checked one-off answer', () => {
   it('refuses a misspelt member and an unknown enum value, naming the path; the store is unchanged', async () => {
     const t = await setup();
     const canned = await aWorkspace(t);
-    const misspelt = refused(() =>
+    const misspelt = refusal(() =>
       t.core.control.respond('workspaces.search', {
         body: [{ ...canned, lastRunStatu: 'blocked' } as never],
       }),
@@ -89,14 +78,14 @@ describe('control.respond: a checked one-off answer', () => {
     expect(misspelt.status).toBe(400);
     expect(misspelt.message).toContain('body.body[0]');
     expect(misspelt.message).toContain('lastRunStatu');
-    const badEnum = refused(() =>
+    const badEnum = refusal(() =>
       t.core.control.respond('workspaces.search', {
         body: [{ ...canned, runnerType: 'github-action' as never }],
       }),
     );
     expect(badEnum.message).toContain('body[0].runnerType');
     expect(badEnum.message).toContain('github-actions');
-    const badError = refused(() =>
+    const badError = refusal(() =>
       t.core.control.respond('workspaces.search', {
         status: 404,
         body: { status: 404, code: 'not_fonud' as never, message: 'x' },
@@ -108,15 +97,15 @@ describe('control.respond: a checked one-off answer', () => {
 
   it('refuses a status that is neither the success status nor a documented error, listing them', async () => {
     const t = await setup();
-    const error = refused(() => t.core.control.respond('workspaces.search', { status: 418 as never }));
+    const error = refusal(() => t.core.control.respond('workspaces.search', { status: 418 as never }));
     expect(error.status).toBe(400);
     expect(error.message).toContain('status');
     expect(error.message).toContain('200');
     expect(error.message).toContain('429');
     expect(error.message).toContain('validate: false');
     // a 204 endpoint takes no body; login (no bearer token) documents no 403
-    refused(() => t.core.control.respond('health', { status: 204, body: { up: true } as never }));
-    refused(() => t.core.control.respond('auth.login', { status: 403 as never }));
+    refusal(() => t.core.control.respond('health', { status: 204, body: { up: true } as never }));
+    refusal(() => t.core.control.respond('auth.login', { status: 403 as never }));
   });
 
   it('with validate: false, takes any body and any status, unchecked', async () => {
@@ -176,7 +165,7 @@ describe('control.respond: a checked one-off answer', () => {
 
   it('refuses a match member the endpoint does not take', () => {
     return setup().then((t) => {
-      const error = refused(() =>
+      const error = refusal(() =>
         t.core.control.respond('workspaces.search', {
           status: 404,
           match: { body: { serchValue: 'x' } as never },
@@ -191,7 +180,7 @@ describe('control.respond: a checked one-off answer', () => {
     for (let i = 0; i < ONE_OFF_LIMITS.maxAnswers; i++) {
       t.core.control.respond('workspaces.search', { status: 404 });
     }
-    const error = refused(() => t.core.control.respond('workspaces.search', { status: 404 }));
+    const error = refusal(() => t.core.control.respond('workspaces.search', { status: 404 }));
     expect(error.status).toBe(409);
     expect(error.message).toContain(String(ONE_OFF_LIMITS.maxAnswers));
     t.core.control.clearResponses();

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
-import type { HttpError } from '../../src/errors.js';
 import { SCENE_LIMITS } from '../../src/store/seed/scene.js';
+import { refusal } from '../helpers.js';
 
 const ws = (name: string, more: Record<string, unknown> = {}) => ({ name, ...more });
 const one = (account: Record<string, unknown>) => ({ accounts: [account] });
@@ -198,15 +198,6 @@ const BAD_SCENES: Array<[string, unknown, string]> = [
     'scene.accounts[0].workspaces[1].vcsType: expected "github", the VCS of acme/infra at workspaces[0], received "gitlab"',
   ],
 ];
-
-function refusal(fn: () => unknown): HttpError {
-  try {
-    fn();
-  } catch (error) {
-    return error as HttpError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('a bad scene is refused whole, naming the path, what was expected and what came', () => {
   it('holds at least 20 bad scenes', () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
 import { generateSceneState } from '../../src/store/seed/index.js';
 import { checkScene, type Scene, scene } from '../../src/store/seed/scene.js';
+import { loginToken } from '../helpers.js';
 
 const DRIFT_SCENE: Scene = scene.define({
   seed: 7,
@@ -43,13 +44,7 @@ const DRIFT_SCENE: Scene = scene.define({
 });
 
 async function loggedIn(core: MockCore) {
-  const [primary] = core.accounts();
-  const login = await core.handle({
-    method: 'POST',
-    path: '/v2/login',
-    body: { accessKey: primary?.accessKey, secretKey: primary?.secretKey },
-  });
-  const token = (login.body as { accessToken: string }).accessToken;
+  const token = await loginToken(core);
   return (path: string, body: unknown = {}) =>
     core.handle({
       method: 'POST',
