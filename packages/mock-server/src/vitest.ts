@@ -6,7 +6,7 @@
  * import { mockMatchers } from '@iacm/mock-server/vitest';
  *
  * expect.extend(mockMatchers);
- * expect(mock).toHaveReceived('workspaces.search', { times: 1, body: expect.objectContaining({ keyword: 'web' }) });
+ * expect(mock).toHaveReceived('workspaces.search', { times: 1, body: expect.objectContaining({ searchValue: 'web' }) });
  * expect(mock).toHaveReceivedNothingElse();
  * ```
  *
@@ -21,9 +21,9 @@
  */
 import type { EndpointName } from '@iacm/sdk/contract';
 import type { Matcher, MatcherState } from 'vitest';
-import { checkEndpointName } from './control/journal.js';
 import type { ControlPlane } from './control/route.js';
 import type { EndpointBody, EndpointParams, EndpointQuery } from './operations/operation.js';
+import { checkEndpointName } from './pipeline/endpoint-name.js';
 import type { JournalEntry } from './pipeline/journal.js';
 import type { JournalCall } from './pipeline/journal-calls.js';
 

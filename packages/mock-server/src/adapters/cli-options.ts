@@ -187,7 +187,12 @@ function readJsonFile(flag: string, file: string, read: (file: string) => string
  * @throws UsageError naming the file and the scene's first problem, by its path.
  */
 export function readScene(file: string, read: (file: string) => string = (f) => readFileSync(f, 'utf8')) {
-  const json = readJsonFile('--scene', file, read, 'a scene (docs/testing-with-the-mock.md, "Scenes")');
+  const json = readJsonFile(
+    '--scene',
+    file,
+    read,
+    'a scene, what POST /__mock/scene takes (https://github.com/iacm/iacm/blob/main/docs/testing-with-the-mock.md#scenes)',
+  );
   try {
     return checkSceneBody(json);
   } catch (error) {

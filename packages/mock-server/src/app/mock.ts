@@ -56,8 +56,6 @@ export class MockCore {
 
   readonly #start: StartConfiguration;
   readonly #data: MockData;
-  /** What `reset()` loads: the start data, or the scene `control.scene` set since. */
-  #resetData: DataSource;
   readonly #pipeline: PipelineParts;
   readonly #events = new EventRecorder(
     () => this.#data.random,
@@ -85,7 +83,6 @@ export class MockCore {
   constructor(options: MockOptions = {}) {
     const start = startConfiguration(options);
     this.#start = start;
-    this.#resetData = start.data;
     // The token key is a secret: random per mock (never the seeded generator), kept across resets so
     // earlier tokens stay valid. The continuation-token key is not a secret (a forged cursor pages
     // only the caller's own account): it derives from the seed, so the same seed and query give the
@@ -144,12 +141,12 @@ export class MockCore {
     const waiters = this.#waiters;
     journal.listen((endpoint, read) => waiters.journalled(endpoint, read));
     this.#resettable = {
-      data: { reset: () => this.#data.load(this.#resetData) },
+      data: { reset: () => this.#data.load(start.data) },
       // A scene's integrations are part of its start: back after the hub is reset.
       webhooks: {
         reset: () => {
           this.webhooks.reset();
-          this.#installSceneWebhooks();
+          this.#installSceneWebhooks(start.data);
         },
       },
       // The journal, and the waits on it and on deliveries (rejected).
@@ -179,7 +176,7 @@ export class MockCore {
       options.onSeedProgress,
     );
     this.#data.load(start.data);
-    this.#installSceneWebhooks();
+    this.#installSceneWebhooks(start.data);
     // The control plane reaches the domain with checked values only (it checks every body once).
     const core: CoreView = {
       store: { toState: () => this.store.toState() },
@@ -204,17 +201,16 @@ export class MockCore {
       reseed: (seed, sizes) => this.#data.load({ seed, sizes: { ...DEFAULT_SIZES, ...sizes } }),
       setState: (state) => this.#data.install(state),
       setScene: (scene) => {
-        this.#resetData = { scene };
-        this.#data.load(this.#resetData);
-        this.#installSceneWebhooks();
+        // Until the next reset, as `seed()` and `setState()`: a reset returns to the start data.
+        this.#data.load({ scene });
+        this.#installSceneWebhooks({ scene });
       },
     });
   }
 
   /** Stores the webhook integrations of the scene the data came from (none for other data). */
-  #installSceneWebhooks(): void {
-    const source = this.#resetData;
-    // Called right after the data was loaded from `#resetData` (start, `control.scene`, reset).
+  #installSceneWebhooks(source: DataSource): void {
+    // Called right after the data was loaded from `source` (the start, `control.scene`, a reset).
     if (!('scene' in source)) return;
     const accounts = [...this.store.accounts.values()];
     source.scene.accounts?.forEach((account, index) => {

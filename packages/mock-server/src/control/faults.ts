@@ -1,9 +1,9 @@
 /** Control routes: `POST`, `GET` and `DELETE /__mock/faults`, and the check of a fault rule. @module */
 import { type EndpointDefinition, endpointList, limitIssues } from '@iacm/sdk/contract';
 import { validationError } from '../errors.js';
+import { checkEndpointName } from '../pipeline/endpoint-name.js';
 import { type CheckedFaultRule, FAULT_LIMITS, FaultBody } from '../pipeline/faults.js';
 import { matchIssues } from '../pipeline/request-match.js';
-import { checkEndpointName } from './journal.js';
 import { type ControlRoute, controlRoute, ok, parseControlBody } from './route.js';
 
 /** The endpoint table's definitions by name. */

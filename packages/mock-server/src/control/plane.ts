@@ -14,10 +14,11 @@ import { EvaluateBody } from '../domain/dry-run.js';
 import { FindingBody } from '../domain/findings.js';
 import { SimulatedRunBody } from '../domain/simulate.js';
 import { NotificationBody } from '../domain/webhooks.js';
+import { checkEndpointName } from '../pipeline/endpoint-name.js';
 import { journalCalls } from '../pipeline/journal-calls.js';
 import { checkOneOff } from '../pipeline/one-off.js';
 import { checkFault } from './faults.js';
-import { checkEndpointName, journalListingLimit } from './journal.js';
+import { journalListingLimit } from './journal.js';
 import { controlRateLimit } from './rate-limit.js';
 import {
   type ControlBodyReader,

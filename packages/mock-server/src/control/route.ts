@@ -45,7 +45,8 @@ export interface ControlPlane {
   /**
    * Replaces the data with a scene (`POST /__mock/scene`): what it names, exactly, and what it leaves
    * out generated from its seed. Checked whole before anything changes (an `HttpError` 400 naming the
-   * path, what was expected and what came). From then on `reset()` returns to this scene. See
+   * path, what was expected and what came). Until the next reset, as `seed()` and `setState()`: `reset()`
+   * returns to the start data (a scene given as the `scene` option, for one). See
    * `docs/testing-with-the-mock.md`, "Scenes".
    */
   scene(scene: Scene): void;

@@ -79,7 +79,7 @@ export const sceneRoutes: readonly ControlRoute[] = [
   controlRoute({
     method: 'POST',
     path: '/__mock/scene',
-    summary: 'replace the data with a scene (reset returns to it)',
+    summary: 'replace the data with a scene, until the next reset (which returns to the start data)',
     body: checkSceneBody,
     maxBodyBytes: SCENE_LIMITS.maxBodyBytes,
     handler: ({ deps, body }) => {

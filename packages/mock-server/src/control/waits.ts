@@ -14,6 +14,7 @@ import * as z from 'zod';
 import { type NumberRange, rangeSchema } from '../errors/ranges.js';
 import { parseOr400, validationError } from '../errors.js';
 import { clip } from '../http/objects.js';
+import { checkEndpointName } from '../pipeline/endpoint-name.js';
 import { MatchBody, matchIssues, type OneOffMatch } from '../pipeline/request-match.js';
 import {
   type CheckedNextDelivery,
@@ -22,7 +23,7 @@ import {
   WAIT_LIMITS,
   WAIT_TIMEOUT_RANGE,
 } from '../pipeline/waiters.js';
-import { checkEndpointName, queryNumber } from './journal.js';
+import { queryNumber } from './journal.js';
 import { type ControlRoute, controlRoute, ok } from './route.js';
 
 /** A request id as the journal gives them (`req_0000000007`). A fixed pattern, never built from input. */

@@ -172,10 +172,7 @@ export const FaultBody = z
     const issue = (member: string, message: string) =>
       ctx.addIssue({ code: 'custom', path: [member], message });
     if (rule.path === undefined && rule.endpoint === undefined) {
-      issue(
-        'path',
-        'expected a path (as /v2/guardrails*) or an endpoint (as workspaces.search), received neither',
-      );
+      issue('path', 'expected a path (as /v2/guardrails*) or an endpoint (as workspaces.search)');
     }
     if (rule.endpoint !== undefined) {
       const { method, path } = endpoints[rule.endpoint];

@@ -12,6 +12,7 @@
  *
  * @module
  */
+
 import {
   type API_ERRORS,
   checkJsonBounds,
@@ -37,6 +38,7 @@ import { rangeSchema } from '../errors/ranges.js';
 import { HttpError, parseOr400, validationError } from '../errors.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
 import type { AccountStore } from '../store/store.js';
+import { checkEndpointName } from './endpoint-name.js';
 import { AnswerHeaders, codeFor, FAULT_STATUS_RANGE, FAULT_TIMES_RANGE } from './faults.js';
 import {
   CONTROL_TOKEN_HEADER,
@@ -240,6 +242,8 @@ function asJson(raw: unknown): { value: unknown; bytes: number } {
 export function checkOneOff(raw: unknown): CheckedOneOff {
   // A request without a body is checked as `{}` (as `parseControlBody` does): 400 naming `endpoint`.
   const { value } = asJson(raw === undefined ? {} : raw);
+  // The endpoint first, with the closest names when it is not one (as every control input says it).
+  checkEndpointName((value as { endpoint?: unknown } | null)?.endpoint, 'body');
   const given = parseOr400(OneOffBody, value);
   const definition = DEFINITIONS.get(given.endpoint) as EndpointDefinition;
   const validate = given.validate !== false;

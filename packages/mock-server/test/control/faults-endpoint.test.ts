@@ -4,7 +4,6 @@
  * at the one-off slot after routing, authentication and validation. Path faults keep their place.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HttpError } from '../../src/errors.js';
 import { expectError, refusal, setup } from '../helpers.js';
 
 const search = (t: Awaited<ReturnType<typeof setup>>, body: unknown = {}, init = {}) =>
@@ -164,7 +163,7 @@ describe('a bad endpoint fault', () => {
       [
         { status: 500 },
         'path',
-        'expected a path (as /v2/guardrails*) or an endpoint (as workspaces.search), received neither',
+        'expected a path (as /v2/guardrails*) or an endpoint (as workspaces.search), received nothing',
       ],
       [
         { endpoint: 'workspaces.search', path: '/v2/workspaces/search', status: 500 },

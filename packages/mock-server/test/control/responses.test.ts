@@ -4,7 +4,6 @@
  */
 import type { WorkspaceSummary } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/errors.js';
 import type { MockResponse } from '../../src/http/message.js';
 import { ONE_OFF_LIMITS } from '../../src/pipeline/one-off.js';
 import { expectError, refusal, setup } from '../helpers.js';
@@ -92,6 +91,17 @@ describe('control.respond: a checked one-off answer', () => {
       }),
     );
     expect(badError.message).toContain('body.code');
+    expect(t.core.control.responses()).toEqual([]);
+  });
+
+  it('names the closest endpoints for an unknown name, as every control input does', async () => {
+    const t = await setup({ sizes: { workspaces: 3, events: 10 } });
+    const error = refusal(() =>
+      t.core.control.respond('workspace.search' as 'workspaces.search', { body: [] }),
+    );
+    expect(error.message).toMatch(
+      /^body\.endpoint: expected an endpoint name of the contract \(as workspaces\.search\), received "workspace\.search"; the closest: workspaces\.search, /,
+    );
     expect(t.core.control.responses()).toEqual([]);
   });
 

@@ -107,7 +107,7 @@ describe('control.waitFor', () => {
   it('checks its inputs: the endpoint name, match members, the timeout range (400 naming the field)', async () => {
     const t = await setup();
     const name = await rejection(t.core.control.waitFor('workspace.search' as 'workspaces.search'));
-    expect(name.message).toMatch(/^endpoint: expected an endpoint name of the contract/);
+    expect(name.message).toMatch(/^body\.endpoint: expected an endpoint name of the contract/);
     expect(name.message).toMatch(/the closest: workspaces\.search/);
     const member = await rejection(
       t.core.control.waitFor('workspaces.search', { match: { body: { serchValue: 'x' } as never } }),

@@ -1,6 +1,6 @@
 /**
  * Scenes: what a scene names is exactly there, derived records agree with its names, what it leaves
- * out is generated from its seed, and reset returns to it.
+ * out is generated from its seed, and reset returns to the scene the mock started with.
  */
 import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
@@ -237,16 +237,25 @@ describe('reset and control.scene', () => {
     expect(core.webhooks.list().map((w) => w.nickname)).toEqual(['drift-bot']);
   });
 
-  it('control.scene replaces the data, and reset returns to that scene', () => {
-    const core = new MockCore({ sizes: { accounts: 2, workspaces: 5, events: 0 } });
-    core.control.scene({ accounts: [{ name: 'Solo', workspaces: [{ name: 'one' }, { name: 'two' }] }] });
+  it('control.scene replaces the data until the next reset, which returns to the start data', () => {
+    const core = new MockCore({ scene: { accounts: [{ name: 'Start', workspaces: [{ name: 'start' }] }] } });
+    core.control.scene({
+      accounts: [
+        {
+          name: 'Solo',
+          workspaces: [{ name: 'one' }, { name: 'two' }],
+          webhooks: [{ nickname: 'test-only', url: 'https://hooks.example.com/t' }],
+        },
+      ],
+    });
     const names = () =>
       core.control.getState().accounts.flatMap((a) => a.workspaces.map((w) => w.workspaceName));
     expect(names()).toEqual(['one', 'two']);
-    core.control.seed(1, { accounts: 1, workspaces: 1 });
+    expect(core.webhooks.list().map((w) => w.nickname)).toEqual(['test-only']);
     core.control.reset();
-    expect(names()).toEqual(['one', 'two']);
-    expect(core.accounts().map((a) => a.name)).toEqual(['Solo']);
+    expect(names()).toEqual(['start']);
+    expect(core.accounts().map((a) => a.name)).toEqual(['Start']);
+    expect(core.webhooks.list()).toEqual([]);
   });
 
   it('POST /__mock/scene loads a scene over HTTP', async () => {
