@@ -51,10 +51,14 @@ export type { PlanChange, PlanContent, PolicyFinding, RunScope } from './domain/
 export { DEFAULT_RETENTION, RETENTION_RANGES, type RetentionBounds } from './domain/retention.js';
 export {
   PlanContentSchema,
+  RUN_TIMING_RANGE,
   RunScopeSchema,
+  RunTimingBody,
+  type RunTimingInput,
   SimulatedRunBody,
   type SimulatedRunInput,
 } from './domain/simulate.js';
+export { type RunSchedule, TIMED_RUN_LIMITS, type TimedRunAnswer } from './domain/timed-runs.js';
 export {
   type CredentialMethod,
   DEFAULT_DELIVERY_POLICY,

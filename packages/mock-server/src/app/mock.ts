@@ -4,21 +4,34 @@
  *
  * @module
  */
+import type { WorkspaceRun } from '@iacm/sdk/contract';
 import { Login, LoginThrottle } from '../auth/login.js';
 import { type ControlExposure, controlExposureOf } from '../control/access.js';
 import { createControlPlane } from '../control/plane.js';
 import type { ControlPlane, CoreView } from '../control/route.js';
 import { serveControl } from '../control/serve.js';
 import { dryRunGuardrails } from '../domain/dry-run.js';
+import type { GuardrailEvaluation } from '../domain/evaluate.js';
 import { EventRecorder } from '../domain/events.js';
 import { type FindingInput, recordFindingOnStack } from '../domain/findings.js';
 import { dispatchNotification, outboxOf, queueNotification } from '../domain/notify.js';
-import { type DomainServices, type SimulatedRunInput, simulateRunOnWorkspace } from '../domain/simulate.js';
+import {
+  type DomainServices,
+  type RunTimingInput,
+  type SimulatedRunInput,
+  simulateRunOnWorkspace,
+} from '../domain/simulate.js';
+import { type TimedRunAnswer, TimedRuns } from '../domain/timed-runs.js';
 import { IntegrationCreateBody, WebhookHub } from '../domain/webhooks.js';
-import type { HandleOptions, MockRequest, MockResponse } from '../http/message.js';
+import {
+  type HandleOptions,
+  internalErrorResponse,
+  type MockRequest,
+  type MockResponse,
+} from '../http/message.js';
 import { EventCursor } from '../operations/event-cursor.js';
 import type { HandlerServices } from '../operations/index.js';
-import { type MockClock, MovableClock, notifyingMoves } from '../pipeline/clock.js';
+import { MAX_CLOCK_MS, type MockClock, MovableClock, notifyingMoves } from '../pipeline/clock.js';
 import { FaultBook } from '../pipeline/faults.js';
 import { handleRequest, type PipelineParts } from '../pipeline/handle.js';
 import { Journal } from '../pipeline/journal.js';
@@ -65,10 +78,15 @@ export class MockCore {
   );
   readonly #domain: DomainServices = {
     now: () => this.now(),
-    newId: () => this.#data.newId(this.now()),
+    newId: (at) => this.#data.newId(at ?? this.now()),
     nextBuild: () => this.#data.nextBuild(),
     events: this.#events,
   };
+  /**
+   * The timed runs' pending steps (`simulateRun` with `timing`), settled before each request, each
+   * control read or write, and after each move of the clock; dropped when the data is replaced.
+   */
+  readonly #timedRuns = new TimedRuns(this.#domain, MAX_CLOCK_MS);
   /** The pending waits (`control.waitFor`, `control.nextDelivery`): told by the journal and the hub. */
   readonly #waiters = new Waiters();
   /** How many resets so far: a request that started before a reset is not journaled after it. */
@@ -95,8 +113,12 @@ export class MockCore {
     );
     const cursor = new EventCursor(new Random(`cursor:${String(options.seed ?? DEFAULT_SEED)}`).hex(64));
     const clock = new MovableClock(options.clock ?? Date.now);
-    // Moving the clock (in process or over POST /__mock/clock) sends the delivery retries that became due.
-    this.clock = notifyingMoves(clock, () => void this.webhooks.runDue());
+    // Moving the clock (in process or over POST /__mock/clock) settles the timed runs' steps that became
+    // due, then sends the delivery retries that became due.
+    this.clock = notifyingMoves(clock, () => {
+      this.#timedRuns.settle();
+      void this.webhooks.runDue();
+    });
     this.webhooks = new WebhookHub({
       now: () => this.now(),
       newId: () => this.#data.newId(this.now()),
@@ -172,24 +194,35 @@ export class MockCore {
       () => {
         login.forgetVerified();
         this.webhooks.clear();
+        // The timed runs' pending steps belong to the data replaced (reset's `data` part, seed, state, scene).
+        this.#timedRuns.clear();
       },
       options.onSeedProgress,
     );
     this.#data.load(start.data);
     this.#installSceneWebhooks(start.data);
     // The control plane reaches the domain with checked values only (it checks every body once).
+    // Each reads or writes the data as it is at the clock's now: the timed runs' due steps first.
+    const settled = <T>(read: () => T): T => {
+      this.#timedRuns.settle();
+      return read();
+    };
     const core: CoreView = {
-      store: { toState: () => this.store.toState() },
+      store: { toState: () => settled(() => this.store.toState()) },
       accounts: () => this.accounts(),
       outbox: (accountId) => this.outbox(accountId),
       clock: this.clock,
       webhooks: this.webhooks,
       simulateRun: (workspaceId, run) =>
-        simulateRunOnWorkspace(this.store.accounts.values(), workspaceId, run, this.#domain),
+        settled(() =>
+          run.timing
+            ? this.#timedRuns.schedule(this.store.accounts.values(), workspaceId, run, run.timing)
+            : simulateRunOnWorkspace(this.store.accounts.values(), workspaceId, run, this.#domain),
+        ),
       recordFinding: (stackId, finding) =>
-        recordFindingOnStack(this.store.accounts.values(), stackId, finding, this.#events),
-      evaluate: (evaluation) => dryRunGuardrails(this.store, evaluation, this.now()),
-      notify: (notification) => queueNotification(this.store, notification, this.#events),
+        settled(() => recordFindingOnStack(this.store.accounts.values(), stackId, finding, this.#events)),
+      evaluate: (evaluation) => settled(() => dryRunGuardrails(this.store, evaluation, this.now())),
+      notify: (notification) => settled(() => queueNotification(this.store, notification, this.#events)),
     };
     this.control = createControlPlane(core, {
       journal,
@@ -260,6 +293,17 @@ export class MockCore {
    * Simulates a CI run on a workspace of any account (see `docs/guardrails.md`); the body is checked
    * as `control.simulateRun` checks it (a 400 naming each bad field).
    */
+  simulateRun(workspaceId: string, body: SimulatedRunInput & { timing: RunTimingInput }): TimedRunAnswer;
+  /** As above, without `timing`: the run is finished at once (`201` over HTTP). */
+  simulateRun(
+    workspaceId: string,
+    body: SimulatedRunInput & { timing?: undefined },
+  ): { run: WorkspaceRun; evaluation: GuardrailEvaluation };
+  /** As above, for a body not known to have or lack `timing`. */
+  simulateRun(
+    workspaceId: string,
+    body: unknown,
+  ): { run: WorkspaceRun; evaluation: GuardrailEvaluation } | TimedRunAnswer;
   simulateRun(workspaceId: string, body: unknown) {
     return this.control.simulateRun(workspaceId, body as SimulatedRunInput);
   }
@@ -282,8 +326,9 @@ export class MockCore {
     return this.control.notify(body);
   }
 
-  /** Notifications waiting for delivery, oldest first: of one account, or of all. */
+  /** Notifications waiting for delivery, oldest first: of one account, or of all (due timed-run steps settled first). */
   outbox(accountId?: string) {
+    this.#timedRuns.settle();
     return outboxOf(this.store, accountId);
   }
 
@@ -300,6 +345,12 @@ export class MockCore {
    * aborts (the client has gone), the request stops at the next stage and is answered with nothing.
    */
   handle(request: MockRequest, options: HandleOptions = {}): Promise<MockResponse> {
+    // Every request (API and control plane) sees the timed runs' steps due by the clock's now.
+    try {
+      this.#timedRuns.settle();
+    } catch {
+      return Promise.resolve(internalErrorResponse());
+    }
     return handleRequest(this.#pipeline, request, options);
   }
 }

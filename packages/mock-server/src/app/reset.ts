@@ -23,7 +23,8 @@ export const RESET_STAGES = [
 /**
  * One part of a mock's state that `reset()` restores:
  * - `data`: accounts and their records (the start seed's data, or the start snapshot), the outboxes,
- *   the generator of new ids and build numbers;
+ *   the generator of new ids and build numbers, and the timed runs' pending steps (`simulateRun` with
+ *   `timing`, `domain/timed-runs.ts`: dropped, as whenever the data is replaced);
  * - `webhooks`: integrations, delivery attempts, deliveries in progress (cancelled), the retry policy;
  * - `journal`: the journaled requests and the request-id counter (`pipeline/journal.ts`), and the
  *   pending waits (`control.waitFor`, `control.nextDelivery`: rejected, `pipeline/waiters.ts`);

@@ -12,7 +12,7 @@
 
 import { EvaluateBody } from '../domain/dry-run.js';
 import { FindingBody } from '../domain/findings.js';
-import { SimulatedRunBody } from '../domain/simulate.js';
+import { SimulatedRunBody, type SimulatedRunInput } from '../domain/simulate.js';
 import { NotificationBody } from '../domain/webhooks.js';
 import { checkEndpointName } from '../pipeline/endpoint-name.js';
 import { journalCalls } from '../pipeline/journal-calls.js';
@@ -68,8 +68,9 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     respond: (name, answer) => deps.oneOff.add(checkOneOff({ ...answer, endpoint: name })),
     responses: () => deps.oneOff.list(),
     clearResponses: () => deps.oneOff.clear(),
-    simulateRun: (workspaceId, body) =>
-      core.simulateRun(workspaceId, parseControlBody(SimulatedRunBody, body)),
+    // One implementation of the overloads: the answer's form follows the body's `timing`.
+    simulateRun: ((workspaceId: string, body: SimulatedRunInput) =>
+      core.simulateRun(workspaceId, parseControlBody(SimulatedRunBody, body))) as ControlPlane['simulateRun'],
     recordFinding: (stackId, body) => core.recordFinding(stackId, parseControlBody(FindingBody, body)),
     evaluate: (body) => core.evaluate(parseControlBody(EvaluateBody, body)),
     outbox: (accountId) => core.outbox(accountId),

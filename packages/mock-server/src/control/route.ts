@@ -12,7 +12,8 @@ import type { GuardrailEvaluation } from '../domain/evaluate.js';
 import type { OutboxEntry } from '../domain/events.js';
 import type { CheckedFinding, FindingInput } from '../domain/findings.js';
 import type { CheckedNotification } from '../domain/notify.js';
-import type { CheckedSimulatedRun, SimulatedRunInput } from '../domain/simulate.js';
+import type { CheckedSimulatedRun, RunTimingInput, SimulatedRunInput } from '../domain/simulate.js';
+import type { TimedRunAnswer } from '../domain/timed-runs.js';
 import type { DeliveryAttempt, DeliveryPolicy, IntegrationView, WebhookHub } from '../domain/webhooks.js';
 import { parseOr400 } from '../errors.js';
 import type { MockResponse } from '../http/message.js';
@@ -114,11 +115,22 @@ export interface ControlPlane {
    * `windowSeconds` 1 to 86,400) or off (`false`); 400 naming the member out of range.
    */
   setRateLimit(limit: boolean | { limit: number; windowSeconds: number }): void;
-  /** Simulates a CI run on a workspace: the created run and the guardrail evaluation. */
+  /**
+   * Simulates a CI run on a workspace. With `timing`, the run lives on the mock's clock (`docs/mock-server.md`,
+   * "Runs that live in time"): the answer is its id and schedule, and the run as it is now (`null`
+   * before it starts).
+   */
+  simulateRun(workspaceId: string, body: SimulatedRunInput & { timing: RunTimingInput }): TimedRunAnswer;
+  /** Simulates a CI run on a workspace, finished at once: the created run and the guardrail evaluation. */
+  simulateRun(
+    workspaceId: string,
+    body: SimulatedRunInput & { timing?: undefined },
+  ): { run: WorkspaceRun; evaluation: GuardrailEvaluation };
+  /** Simulates a CI run on a workspace, timed or not (as the two forms above). */
   simulateRun(
     workspaceId: string,
     body: SimulatedRunInput,
-  ): { run: WorkspaceRun; evaluation: GuardrailEvaluation };
+  ): { run: WorkspaceRun; evaluation: GuardrailEvaluation } | TimedRunAnswer;
   /** Records a finding on an IaC stack: the updated stack and the queued notification. */
   recordFinding(stackId: string, body: FindingInput): { stack: IacStack; notification: WebhookPayload };
   /** Dry-runs guardrail rules against a plan. */
@@ -207,11 +219,11 @@ export interface CoreView {
   store: { toState(): MockState };
   /** The accounts, primary first. */
   accounts(): MockAccount[];
-  /** Simulates a CI run. */
+  /** Simulates a CI run: finished at once, or (with `timing`) scheduled on the mock's clock. */
   simulateRun(
     workspaceId: string,
     run: CheckedSimulatedRun,
-  ): { run: WorkspaceRun; evaluation: GuardrailEvaluation };
+  ): { run: WorkspaceRun; evaluation: GuardrailEvaluation } | TimedRunAnswer;
   /** Records a finding. */
   recordFinding(stackId: string, finding: CheckedFinding): { stack: IacStack; notification: WebhookPayload };
   /** Dry-runs guardrail rules. */

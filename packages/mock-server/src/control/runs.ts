@@ -1,4 +1,4 @@
-/** Control route: `POST /__mock/workspaces/{id}/runs`, a simulated CI run. @module */
+/** Control route: `POST /__mock/workspaces/{id}/runs`, a simulated CI run (timed or not). @module */
 import { SimulatedRunBody } from '../domain/simulate.js';
 import { type ControlRoute, controlRoute, ok } from './route.js';
 
@@ -11,6 +11,8 @@ export const runsRoutes: readonly ControlRoute[] = [
     body: SimulatedRunBody,
     handler: ({ core, params, body }) => {
       const result = core.simulateRun(params.id, body);
+      // A timed run is accepted, not yet finished: 202 with its id, schedule and the run as it is now.
+      if ('schedule' in result) return ok(result, 202);
       return ok({ run: result.run, evaluation: result.evaluation }, 201);
     },
   }),

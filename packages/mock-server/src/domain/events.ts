@@ -111,14 +111,17 @@ export class EventRecorder {
     return known;
   }
 
-  /** Adds an event to the account's event center (seen by queries, facets and tokens at once). */
-  record(account: AccountStore, input: EventInput): Event {
+  /**
+   * Adds an event to the account's event center (seen by queries, facets and tokens at once), stamped
+   * `at` (epoch milliseconds; default: now; a timed run's step gives its own instant).
+   */
+  record(account: AccountStore, input: EventInput, at?: number): Event {
     const random = this.#random();
     const event: Event = {
       id: random.uuid(),
       account_id: account.account.id,
       integration_id: input.integrationId ?? PLATFORM_INTEGRATION_ID,
-      event_timestamp: new Date(this.#now()).toISOString(),
+      event_timestamp: new Date(at ?? this.#now()).toISOString(),
       event_type: input.type,
       provider_type: input.providerType ?? 'iacm',
       asset_id: input.assetId,
@@ -142,11 +145,16 @@ export class EventRecorder {
     return event;
   }
 
-  /** Queues a notification for delivery. */
-  queue(account: AccountStore, source: OutboxEntry['source'], payload: WebhookPayload): OutboxEntry {
+  /** Queues a notification for delivery, created `at` (epoch milliseconds; default: now). */
+  queue(
+    account: AccountStore,
+    source: OutboxEntry['source'],
+    payload: WebhookPayload,
+    at?: number,
+  ): OutboxEntry {
     const entry: OutboxEntry = {
       id: `ntf_${this.#random().hex(12)}`,
-      createdAt: new Date(this.#now()).toISOString(),
+      createdAt: new Date(at ?? this.#now()).toISOString(),
       source,
       payload,
     };

@@ -14,6 +14,7 @@ import {
 } from '@iacm/sdk/contract';
 import { generateNotification } from '@iacm/webhook-receiver';
 import * as z from 'zod';
+import { type NumberRange, rangeSchema } from '../errors/ranges.js';
 import { notFound } from '../errors.js';
 import type { AccountStore } from '../store/store.js';
 import { evaluateGuardrails, type GuardrailEvaluation, summarise } from './evaluate.js';
@@ -52,6 +53,30 @@ export const PlanContentSchema = z.strictObject({
 });
 
 /**
+ * The range of each duration of a run's `timing`: 0 to 604,800,000 milliseconds (7 days).
+ */
+export const RUN_TIMING_RANGE: NumberRange = Object.freeze({
+  min: 0,
+  max: 604_800_000,
+  unit: 'milliseconds',
+});
+
+/**
+ * A simulated run's `timing`, on the mock's clock (each {@link RUN_TIMING_RANGE}, default 0): the run
+ * starts (`planning`) `startAfterMs` after the request, its plan ends `planningMs` later, and its
+ * apply (when there is one) `applyingMs` after that.
+ */
+export const RunTimingBody = z.strictObject({
+  startAfterMs: rangeSchema(RUN_TIMING_RANGE).default(0),
+  planningMs: rangeSchema(RUN_TIMING_RANGE).default(0),
+  applyingMs: rangeSchema(RUN_TIMING_RANGE).default(0),
+});
+/** A run's timing as sent (each duration optional). */
+export type RunTimingInput = z.input<typeof RunTimingBody>;
+/** A run's timing as {@link RunTimingBody} parsed it (each duration filled in). */
+export type RunTiming = z.output<typeof RunTimingBody>;
+
+/**
  * The body of `POST /__mock/workspaces/{workspaceId}/runs`: a description of a CI plan (and apply).
  * Member names are a contract with other-language clients of the standalone mock.
  */
@@ -75,6 +100,7 @@ export const SimulatedRunBody = z.strictObject({
   apply: z.boolean().default(false),
   failPlan: z.boolean().default(false),
   failApply: z.boolean().default(false),
+  timing: RunTimingBody.optional(),
 });
 /** The body of a simulated run, as sent. */
 export type SimulatedRunInput = z.input<typeof SimulatedRunBody>;
@@ -85,12 +111,37 @@ export type CheckedSimulatedRun = z.output<typeof SimulatedRunBody>;
 export interface DomainServices {
   /** The clock, epoch milliseconds. */
   now(): number;
-  /** A new unique 24-hex id. */
-  newId(): string;
+  /** A new unique 24-hex id, its time part from `at` (epoch milliseconds; default: `now()`). */
+  newId(at?: number): string;
   /** A deterministic number for build ids. */
   nextBuild(): number;
   /** Event and notification recorder. */
   events: EventRecorder;
+}
+
+/** Whether a plan changes anything: some change creates, updates or deletes. */
+function hasChanges(input: CheckedSimulatedRun): boolean {
+  return input.changes.some((c) => c.actions.some((a) => a !== 'no-op' && a !== 'read'));
+}
+
+/**
+ * How a plan ends: `plan_error` when `failPlan`, `blocked` when a strict rule failed, else
+ * `plan_success` (`plan_no_changes` when nothing is created, updated or deleted); `applies` when an
+ * apply follows (asked, and the plan neither failed nor was blocked).
+ */
+export function planOutcome(
+  input: CheckedSimulatedRun,
+  evaluation: GuardrailEvaluation,
+): { status: RunStatus; applies: boolean } {
+  if (input.failPlan) return { status: 'plan_error', applies: false };
+  if (evaluation.blocked) return { status: 'blocked', applies: false };
+  return { status: hasChanges(input) ? 'plan_success' : 'plan_no_changes', applies: input.apply };
+}
+
+/** How an apply ends: `apply_error` when `failApply`, else `apply_success` (or `apply_no_changes`). */
+export function applyOutcome(input: CheckedSimulatedRun): RunStatus {
+  if (input.failApply) return 'apply_error';
+  return hasChanges(input) ? 'apply_success' : 'apply_no_changes';
 }
 
 /** The run status a plan ends in, and whether an apply follows. */
@@ -98,120 +149,174 @@ function outcome(
   body: CheckedSimulatedRun,
   evaluation: GuardrailEvaluation,
 ): { status: RunStatus; applied: boolean } {
-  if (body.failPlan) return { status: 'plan_error', applied: false };
-  if (evaluation.blocked) return { status: 'blocked', applied: false };
-  const hasChanges = body.changes.some((c) => c.actions.some((a) => a !== 'no-op' && a !== 'read'));
-  if (!body.apply) return { status: hasChanges ? 'plan_success' : 'plan_no_changes', applied: false };
-  if (body.failApply) return { status: 'apply_error', applied: true };
-  return { status: hasChanges ? 'apply_success' : 'apply_no_changes', applied: true };
+  const plan = planOutcome(body, evaluation);
+  if (!plan.applies) return { status: plan.status, applied: false };
+  return { status: applyOutcome(body), applied: true };
 }
 
-/**
- * Simulates a CI run on a workspace: evaluates every enabled in-scope guardrail rule against the
- * plan, creates the run with its plan task (and apply task when the plan is allowed and `apply` is
- * asked), updates the workspace, records the events (violations, status change) and queues a
- * notification for each violation through the rule's notification configuration.
- */
-export function simulateRun(
+/** The scope a run on `workspace` is evaluated in: the workspace's name, repository and labels, the run's branch. */
+export function runScope(workspace: WorkspaceSummary, branch: string): RunScope {
+  return {
+    workspaceName: workspace.workspaceName,
+    repository: workspace.repo,
+    branch,
+    labels: workspace.labels,
+  };
+}
+
+/** The guardrail evaluation of a run's plan against the account's rules as they are now. */
+export function evaluateRun(
   account: AccountStore,
   workspace: WorkspaceSummary,
   input: CheckedSimulatedRun,
-  services: DomainServices,
-): { run: WorkspaceRun; evaluation: GuardrailEvaluation } {
-  const now = services.now();
-  const scope: RunScope = {
-    workspaceName: workspace.workspaceName,
-    repository: workspace.repo,
-    branch: input.branch,
-    labels: workspace.labels,
-  };
+): GuardrailEvaluation {
   const plan: PlanContent = { changes: input.changes, policyFindings: input.policyFindings };
-  const evaluation = evaluateGuardrails(account.rules.values(), scope, plan);
-  const { status, applied } = outcome(input, evaluation);
-  const runnerType = input.ciTool ?? workspace.runnerType;
-  const commitId = input.commitId ?? services.newId().slice(0, 7);
-  const build = String(services.nextBuild());
-  const runId = services.newId();
-  const repoUrl = workspace.repoUrl;
-  const backend = workspace.backendSummary ?? {
-    backendType: 'local',
-    backendConfig: {},
-    iacStackId: '',
-    managedResourceCount: 0,
-  };
+  return evaluateGuardrails(account.rules.values(), runScope(workspace, input.branch), plan);
+}
+
+/** A workspace's backend, or the local one a workspace without a backend runs with. */
+export function backendOf(workspace: WorkspaceSummary): NonNullable<WorkspaceSummary['backendSummary']> {
+  return (
+    workspace.backendSummary ?? {
+      backendType: 'local',
+      backendConfig: {},
+      iacStackId: '',
+      managedResourceCount: 0,
+    }
+  );
+}
+
+/** How many resources the backend manages after a run that ended in `status` (creates minus deletes after a successful apply). */
+export function managedAfter(
+  workspace: WorkspaceSummary,
+  input: CheckedSimulatedRun,
+  status: RunStatus,
+): number {
   const creates = input.changes.filter((c) => c.actions.includes('create')).length;
   const deletes = input.changes.filter((c) => c.actions.includes('delete')).length;
-  const managed = Math.max(
-    0,
-    backend.managedResourceCount + (applied && status === 'apply_success' ? creates - deletes : 0),
-  );
+  const before = backendOf(workspace).managedResourceCount;
+  return Math.max(0, before + (status === 'apply_success' ? creates - deletes : 0));
+}
+
+/** What one run task says: its kind, id, times, progress and outcome. */
+export interface RunTaskFacts {
+  /** `post-plan` or `post-apply`. */
+  kind: 'post-plan' | 'post-apply';
+  /** The task's id. */
+  id: string;
+  /** When the task was created, epoch milliseconds. */
+  createdAt: number;
+  /** When it last changed, epoch milliseconds. */
+  updatedAt: number;
+  /** The run's status the task reports: `planning`/`applying` while it runs. */
+  status: RunStatus;
+  /** The evaluation, once the plan has ended. */
+  evaluation?: GuardrailEvaluation | undefined;
+  /** The resources the backend manages, as the task reports them. */
+  resources: number;
+}
+
+/** The task `resultStatus` for a run status: `pending` while it runs. */
+function resultOf(kind: RunTaskFacts['kind'], status: RunStatus): RunTask['resultStatus'] {
+  if (status === 'planning' || status === 'applying') return 'pending';
+  if (kind === 'post-plan' && status === 'blocked') return 'blocked';
+  const failed = kind === 'post-plan' ? status === 'plan_error' : status === 'apply_error';
+  if (failed) return 'failure';
+  if (status === 'plan_no_changes' || status === 'apply_no_changes') return 'no_changes';
+  return 'success';
+}
+
+/** A run's plan or apply task, as run search answers it. */
+export function runTask(
+  account: AccountStore,
+  workspace: WorkspaceSummary,
+  input: CheckedSimulatedRun,
+  facts: RunTaskFacts,
+): RunTask {
+  const { kind, id, status } = facts;
+  const backend = backendOf(workspace);
   const files = input.changedFiles;
   const count = (type: string) => files.filter((f) => f.type === type).length;
-  const task = (kind: 'post-plan' | 'post-apply', at: number): RunTask => {
-    const failed = kind === 'post-plan' ? status === 'plan_error' : status === 'apply_error';
-    const resultStatus =
-      kind === 'post-plan'
-        ? status === 'blocked'
-          ? 'blocked'
-          : failed
-            ? 'failure'
-            : status === 'plan_no_changes' || status === 'apply_no_changes'
-              ? 'no_changes'
-              : 'success'
-        : failed
-          ? 'failure'
-          : status === 'apply_no_changes'
-            ? 'no_changes'
-            : 'success';
-    const id = services.newId();
-    return {
-      id,
-      accountId: account.account.id,
-      createdAt: toTimestamp(at),
-      updatedAt: toTimestamp(at),
-      contentKeys: {
-        [kind === 'post-plan' ? 'plan' : 'apply']: `${kind === 'post-plan' ? 'plans' : 'applies'}/${id}.json`,
-      },
-      status: failed ? 'failed' : 'completed',
-      resultStatus,
-      type: { description: kind },
-      guardrailsSummary: summarise(evaluation),
-      backendSummary: {
-        type: backend.backendType,
-        config: backend.backendConfig,
-        resources: kind === 'post-plan' ? backend.managedResourceCount : managed,
-        description: `${backend.backendType} backend, ${kind === 'post-plan' ? backend.managedResourceCount : managed} resources`,
-      },
-      changedFilesCodeSummary: {
-        total: files.length,
-        added: count('added'),
-        modified: count('modified'),
-        deleted: count('deleted'),
-        files: files.map((f) => ({ path: f.path, type: f.type })),
-        description: `${files.length} file${files.length === 1 ? '' : 's'} changed`,
-      },
-      vcsType: { description: workspace.vcsType },
-      runnerType: { description: runnerType },
-    };
+  const running = status === 'planning' || status === 'applying';
+  const failed = kind === 'post-plan' ? status === 'plan_error' : status === 'apply_error';
+  return {
+    id,
+    accountId: account.account.id,
+    createdAt: toTimestamp(facts.createdAt),
+    updatedAt: toTimestamp(facts.updatedAt),
+    contentKeys: {
+      [kind === 'post-plan' ? 'plan' : 'apply']: `${kind === 'post-plan' ? 'plans' : 'applies'}/${id}.json`,
+    },
+    status: running ? 'running' : failed ? 'failed' : 'completed',
+    resultStatus: resultOf(kind, status),
+    type: { description: kind },
+    ...(facts.evaluation ? { guardrailsSummary: summarise(facts.evaluation) } : {}),
+    backendSummary: {
+      type: backend.backendType,
+      config: backend.backendConfig,
+      resources: facts.resources,
+      description: `${backend.backendType} backend, ${facts.resources} resources`,
+    },
+    changedFilesCodeSummary: {
+      total: files.length,
+      added: count('added'),
+      modified: count('modified'),
+      deleted: count('deleted'),
+      files: files.map((f) => ({ path: f.path, type: f.type })),
+      description: `${files.length} file${files.length === 1 ? '' : 's'} changed`,
+    },
+    vcsType: { description: workspace.vcsType },
+    runnerType: { description: input.ciTool ?? workspace.runnerType },
   };
-  const planTask = task('post-plan', now);
-  const applyTask = applied ? task('post-apply', now) : undefined;
+}
+
+/** What a new run is made of, beside the body: its ids, build number and commit, and its status. */
+export interface RunFacts {
+  /** The run's id. */
+  id: string;
+  /** The build number. */
+  build: string;
+  /** The commit (the body's, or a made-up one). */
+  commitId: string;
+  /** When the run was created, epoch milliseconds. */
+  createdAt: number;
+  /** When it last changed, epoch milliseconds. */
+  updatedAt: number;
+  /** Its status. */
+  status: RunStatus;
+  /** The resources the backend manages. */
+  managed: number;
+  /** Its plan task. */
+  plan: RunTask;
+  /** Its apply task, when there is one. */
+  apply?: RunTask | undefined;
+}
+
+/** A run record, as run search answers it. */
+export function runRecord(
+  account: AccountStore,
+  workspace: WorkspaceSummary,
+  input: CheckedSimulatedRun,
+  facts: RunFacts,
+): WorkspaceRun {
+  const repoUrl = workspace.repoUrl;
   const owner = input.owner ?? { name: 'Mock User', email: 'mock.user@example.com' };
   const initials = owner.name
     .split(/\s+/)
     .map((part) => part[0]?.toUpperCase() ?? '')
     .join('')
     .slice(0, 2);
-  const run: WorkspaceRun = {
-    id: runId,
+  const { build, commitId } = facts;
+  return {
+    id: facts.id,
     accountId: account.account.id,
-    createdAt: toTimestamp(now),
-    updatedAt: toTimestamp(now),
+    createdAt: toTimestamp(facts.createdAt),
+    updatedAt: toTimestamp(facts.updatedAt),
     workspaceId: workspace.id,
     workspaceName: workspace.workspaceName,
     runId: build,
     runName: input.runName ?? input.title,
-    status,
+    status: facts.status,
     ...(input.pullRequestId
       ? {
           pullRequestId: input.pullRequestId,
@@ -221,7 +326,7 @@ export function simulateRun(
     branch: input.branch,
     commitId,
     commitUrl: `${repoUrl}/commit/${commitId}`,
-    runnerType,
+    runnerType: input.ciTool ?? workspace.runnerType,
     buildId: build,
     buildName: 'iacm-simulated',
     buildUrl: `${repoUrl}/actions/runs/${build}`,
@@ -237,12 +342,140 @@ export function simulateRun(
     title: input.title,
     terraformVersion: workspace.iacTypeVersion ?? '1.7.5',
     iacType: workspace.iacType,
-    backendSummary: { ...backend, managedResourceCount: managed },
-    planTaskId: planTask.id,
-    ...(applyTask ? { applyTaskId: applyTask.id } : {}),
-    plan: [planTask],
-    apply: applyTask ? [applyTask] : [],
+    backendSummary: { ...backendOf(workspace), managedResourceCount: facts.managed },
+    planTaskId: facts.plan.id,
+    ...(facts.apply ? { applyTaskId: facts.apply.id } : {}),
+    plan: [facts.plan],
+    apply: facts.apply ? [facts.apply] : [],
   };
+}
+
+/**
+ * Records a `guardrails_violation` event for each violation of a run's evaluation and queues a
+ * notification through the rule's notification configuration, at `at` (default: now).
+ */
+export function recordViolations(
+  account: AccountStore,
+  workspace: WorkspaceSummary,
+  run: WorkspaceRun,
+  evaluation: GuardrailEvaluation,
+  services: DomainServices,
+  at?: number,
+): void {
+  for (const violation of evaluation.violations) {
+    const rule = account.rules.get(violation.id) as GuardrailRule;
+    services.events.record(
+      account,
+      {
+        type: 'guardrails_violation',
+        mutation: 'create',
+        assetId: run.id,
+        assetType: 'iacm_run',
+        attributes: {
+          ruleId: rule.id,
+          ruleName: rule.name,
+          severity: severityName(rule.severity) ?? String(rule.severity),
+          workspaceId: workspace.id,
+          workspaceName: workspace.workspaceName,
+          runId: run.id,
+          branch: run.branch,
+          message: violation.message,
+        },
+      },
+      at,
+    );
+    const notification = rule.notificationId ? account.notifications.get(rule.notificationId) : undefined;
+    services.events.queue(
+      account,
+      { kind: 'guardrail_violation', ruleId: rule.id, notificationId: notification?.id, runId: run.id },
+      generateNotification('InsightDetected', {
+        accountId: account.account.id,
+        accountName: account.account.name,
+        assetType: 'iacm_run',
+        integrationId: PLATFORM_INTEGRATION_ID,
+        integrationIdentifier: workspace.workspaceName,
+        integrationName: `Guardrail: ${rule.name}`,
+        providerType: '',
+        region: '',
+        workflowId: run.id,
+      }),
+      at,
+    );
+  }
+}
+
+/** Records a run's `iac_status_change` event (`from` → `to`), at `at` (default: now). */
+export function recordStatusChange(
+  account: AccountStore,
+  workspace: WorkspaceSummary,
+  runId: string,
+  change: { from: string; to: RunStatus },
+  services: DomainServices,
+  at?: number,
+): void {
+  services.events.record(
+    account,
+    {
+      type: 'iac_status_change',
+      mutation: 'update',
+      assetId: runId,
+      assetType: 'iacm_run',
+      attributes: {
+        workspaceId: workspace.id,
+        workspaceName: workspace.workspaceName,
+        runId,
+        from: change.from,
+        to: change.to,
+      },
+    },
+    at,
+  );
+}
+
+/**
+ * Simulates a CI run on a workspace: evaluates every enabled in-scope guardrail rule against the
+ * plan, creates the run with its plan task (and apply task when the plan is allowed and `apply` is
+ * asked), updates the workspace, records the events (violations, status change) and queues a
+ * notification for each violation through the rule's notification configuration. The run is finished
+ * at once (its `timing`, if any, is the caller's: `TimedRuns` in `timed-runs.ts`).
+ */
+export function simulateRun(
+  account: AccountStore,
+  workspace: WorkspaceSummary,
+  input: CheckedSimulatedRun,
+  services: DomainServices,
+): { run: WorkspaceRun; evaluation: GuardrailEvaluation } {
+  const now = services.now();
+  const evaluation = evaluateRun(account, workspace, input);
+  const { status, applied } = outcome(input, evaluation);
+  const commitId = input.commitId ?? services.newId().slice(0, 7);
+  const build = String(services.nextBuild());
+  const runId = services.newId();
+  const backend = backendOf(workspace);
+  const managed = managedAfter(workspace, input, status);
+  const task = (kind: 'post-plan' | 'post-apply') =>
+    runTask(account, workspace, input, {
+      kind,
+      id: services.newId(),
+      createdAt: now,
+      updatedAt: now,
+      status,
+      evaluation,
+      resources: kind === 'post-plan' ? backend.managedResourceCount : managed,
+    });
+  const planTask = task('post-plan');
+  const applyTask = applied ? task('post-apply') : undefined;
+  const run = runRecord(account, workspace, input, {
+    id: runId,
+    build,
+    commitId,
+    createdAt: now,
+    updatedAt: now,
+    status,
+    managed,
+    plan: planTask,
+    apply: applyTask,
+  });
 
   const runs = account.runs.get(workspace.id) ?? [];
   account.runs.set(workspace.id, [...runs, run]);
@@ -259,56 +492,25 @@ export function simulateRun(
     backendSummary: { ...backend, managedResourceCount: managed },
   };
   account.workspaces.update(updated);
-
-  for (const violation of evaluation.violations) {
-    const rule = account.rules.get(violation.id) as GuardrailRule;
-    services.events.record(account, {
-      type: 'guardrails_violation',
-      mutation: 'create',
-      assetId: run.id,
-      assetType: 'iacm_run',
-      attributes: {
-        ruleId: rule.id,
-        ruleName: rule.name,
-        severity: severityName(rule.severity) ?? String(rule.severity),
-        workspaceId: workspace.id,
-        workspaceName: workspace.workspaceName,
-        runId: run.id,
-        branch: input.branch,
-        message: violation.message,
-      },
-    });
-    const notification = rule.notificationId ? account.notifications.get(rule.notificationId) : undefined;
-    services.events.queue(
-      account,
-      { kind: 'guardrail_violation', ruleId: rule.id, notificationId: notification?.id, runId: run.id },
-      generateNotification('InsightDetected', {
-        accountId: account.account.id,
-        accountName: account.account.name,
-        assetType: 'iacm_run',
-        integrationId: PLATFORM_INTEGRATION_ID,
-        integrationIdentifier: workspace.workspaceName,
-        integrationName: `Guardrail: ${rule.name}`,
-        providerType: '',
-        region: '',
-        workflowId: run.id,
-      }),
-    );
-  }
-  services.events.record(account, {
-    type: 'iac_status_change',
-    mutation: 'update',
-    assetId: run.id,
-    assetType: 'iacm_run',
-    attributes: {
-      workspaceId: workspace.id,
-      workspaceName: workspace.workspaceName,
-      runId: run.id,
-      from: previous ?? 'none',
-      to: status,
-    },
-  });
+  recordViolations(account, workspace, run, evaluation, services);
+  recordStatusChange(account, workspace, run.id, { from: previous ?? 'none', to: status }, services);
   return { run, evaluation };
+}
+
+/**
+ * The workspace of id `workspaceId` (any id form the API takes) in whichever account holds it, with
+ * that account; a 404 otherwise.
+ */
+export function findWorkspace(
+  accounts: Iterable<AccountStore>,
+  workspaceId: string,
+): { account: AccountStore; workspace: WorkspaceSummary } {
+  const id = pathIdToObjectId(workspaceId);
+  for (const account of accounts) {
+    const workspace = id === undefined ? undefined : account.workspaces.get(id);
+    if (workspace) return { account, workspace };
+  }
+  throw notFound('workspace', workspaceId);
 }
 
 /**
@@ -322,10 +524,6 @@ export function simulateRunOnWorkspace(
   input: CheckedSimulatedRun,
   services: DomainServices,
 ): { run: WorkspaceRun; evaluation: GuardrailEvaluation } {
-  const id = pathIdToObjectId(workspaceId);
-  for (const account of accounts) {
-    const workspace = id === undefined ? undefined : account.workspaces.get(id);
-    if (workspace) return simulateRun(account, workspace, input, services);
-  }
-  throw notFound('workspace', workspaceId);
+  const { account, workspace } = findWorkspace(accounts, workspaceId);
+  return simulateRun(account, workspace, input, services);
 }

@@ -20,14 +20,11 @@ import type { DeliveryAttempt, IntegrationView } from '../domain/webhooks.js';
 import type { NumberRange } from '../errors/ranges.js';
 import { HttpError } from '../errors.js';
 import { clip } from '../http/objects.js';
+import { realClearTimeout, realSetTimeout } from '../http/real-timers.js';
 import { codeFor } from './faults.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { type JournalCall, toCall } from './journal-calls.js';
 import { type OneOffMatch, requestMatches } from './request-match.js';
-
-// Captured when this module is imported: a test's fake timers (installed later) do not replace them.
-const realSetTimeout = globalThis.setTimeout;
-const realClearTimeout = globalThis.clearTimeout;
 
 /** The bounds and defaults of waits. */
 export const WAIT_LIMITS = Object.freeze({

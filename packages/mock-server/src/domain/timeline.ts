@@ -1,0 +1,105 @@
+/**
+ * Pending steps on the mock's clock: a min-heap by due instant, ties in the order the steps were
+ * added. {@link Timeline.settle} applies every step due by an instant, in that order, in
+ * O(k log n) for k due steps and a peek when none is due: no scan of the pending steps.
+ *
+ * @module
+ */
+
+/** One pending step: when it is due, its place among steps due at the same instant, and what it is. */
+interface Pending<T> {
+  /** When it is due, epoch milliseconds (mock clock). */
+  readonly at: number;
+  /** The order it was added in (ties of `at` go by it). */
+  readonly seq: number;
+  /** The step. */
+  readonly step: T;
+}
+
+/** Pending steps ordered by due instant (then by the order they were added). */
+export class Timeline<T> {
+  readonly #heap: Pending<T>[] = [];
+  #seq = 0;
+  #settling = false;
+
+  /** How many steps are pending. */
+  get size(): number {
+    return this.#heap.length;
+  }
+
+  /** When the earliest pending step is due (epoch milliseconds), or `undefined` when none is pending. */
+  nextAt(): number | undefined {
+    return this.#heap[0]?.at;
+  }
+
+  /** Adds a step due at `at` (epoch milliseconds). */
+  add(at: number, step: T): void {
+    const heap = this.#heap;
+    heap.push({ at, seq: this.#seq++, step });
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(heap[i] as Pending<T>, heap[parent] as Pending<T>)) break;
+      swap(heap, i, parent);
+      i = parent;
+    }
+  }
+
+  /**
+   * Applies every step due by `now`, earliest first (ties in the order they were added); a step that
+   * `apply` adds and that is due by `now` too is applied in the same call. A call made while
+   * settling (from inside `apply`) does nothing. Answers how many steps were applied.
+   */
+  settle(now: number, apply: (step: T, at: number) => void): number {
+    if (this.#settling) return 0;
+    this.#settling = true;
+    let applied = 0;
+    try {
+      for (;;) {
+        const first = this.#heap[0];
+        if (first === undefined || first.at > now) break;
+        this.#pop();
+        applied += 1;
+        apply(first.step, first.at);
+      }
+    } finally {
+      this.#settling = false;
+    }
+    return applied;
+  }
+
+  /** Forgets every pending step. */
+  clear(): void {
+    this.#heap.length = 0;
+  }
+
+  /** Removes the earliest step. */
+  #pop(): void {
+    const heap = this.#heap;
+    const last = heap.pop() as Pending<T>;
+    if (heap.length === 0) return;
+    heap[0] = last;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let least = i;
+      if (left < heap.length && before(heap[left] as Pending<T>, heap[least] as Pending<T>)) least = left;
+      if (right < heap.length && before(heap[right] as Pending<T>, heap[least] as Pending<T>)) least = right;
+      if (least === i) return;
+      swap(heap, i, least);
+      i = least;
+    }
+  }
+}
+
+/** Whether `a` comes before `b`: due earlier, or due at the same instant and added first. */
+function before<T>(a: Pending<T>, b: Pending<T>): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+}
+
+function swap<T>(heap: T[], i: number, j: number): void {
+  const held = heap[i] as T;
+  heap[i] = heap[j] as T;
+  heap[j] = held;
+}
