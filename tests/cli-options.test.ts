@@ -298,6 +298,38 @@ describe('--scene', () => {
   });
 });
 
+describe('--scenario', () => {
+  const scenario = JSON.stringify({
+    scene: { accounts: [{ name: 'Acme', workspaces: [{ name: 'payments-prod' }] }] },
+    timeline: [{ at: '+5m', simulateRun: { workspace: 'payments-prod' } }],
+  });
+
+  it('reads and checks a scenario file, kept as the file holds it', () => {
+    const options = serve(['--scenario', 'storm.json', '--seed', '5'], () => scenario);
+    expect(options.scenario?.file).toBe('storm.json');
+    expect(options.scenario?.scenario).toEqual(JSON.parse(scenario));
+    expect(options.seed).toBe(5);
+  });
+
+  it.each([
+    [['--scenario', 's.json', '--scene', 't.json'], /^--scenario cannot be combined with --scene: /],
+    [['--scenario', 's.json', '--state', 't.json'], /^--scenario cannot be combined with --state: /],
+    [['--scenario', 's.json', '--stacks', '5'], /^--scenario cannot be combined with --stacks: /],
+  ])('refuses %j', (argv, message) => {
+    expect(usageError(argv, () => scenario)).toMatch(message);
+  });
+
+  it('refuses a bad scenario in one line naming the file and the path', () => {
+    const bad = scenario.replace('"workspace":"payments-prod"', '"workspace":"payments"');
+    expect(usageError(['--scenario', 'bad.json'], () => bad)).toBe(
+      `--scenario: "bad.json" is not a valid scenario: scenario.timeline[0].simulateRun.workspace: expected the name of one of the account's workspaces, received "payments"`,
+    );
+    expect(usageError(['--scenario', '/nowhere/s.json'])).toBe(
+      '--scenario: cannot read "/nowhere/s.json": no such file',
+    );
+  });
+});
+
 describe('startNotice (what is printed before a long start)', () => {
   it('announces large sizes only', () => {
     expect(startNotice(serve([]))).toBeUndefined();

@@ -42,6 +42,9 @@ Options:
   --secret-key <key>       secret key of the primary account (default ${DEMO_KEYS.secretKey})
   --scene <file>           start from a JSON scene (what POST /__mock/scene takes: the records to hold,
                            the rest generated from the seed); reset returns to it
+  --scenario <file>        start from a JSON scenario (what POST /__mock/scenario takes: a scene and a
+                           timeline of steps); its steps apply as the clock passes them; reset loads
+                           the scene again and plays the timeline again from then
   --state <file>           start from a JSON snapshot (from GET /__mock/state) instead of generating
   --keep-state-keys        off loopback, a snapshot (--state, PUT /__mock/state) keeps its key pairs
                            (by default every account gets a random pair there; see below)
@@ -224,7 +227,11 @@ async function main(argv: string[]): Promise<void> {
       port: options.port,
       host: options.host,
       seed: options.seed,
-      ...(options.scene ? { scene: options.scene.scene } : { sizes: options.sizes }),
+      ...(options.scene
+        ? { scene: options.scene.scene }
+        : options.scenario
+          ? { scenario: options.scenario.scenario }
+          : { sizes: options.sizes }),
       ...(options.state ? { state: options.state.snapshot } : {}),
       ...(options.primaryKeys ? { primaryKeys: options.primaryKeys } : {}),
       ...(options.keepStateKeys ? { keepStateKeys: true } : {}),

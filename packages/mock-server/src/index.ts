@@ -50,6 +50,19 @@ export { FindingBody, type FindingInput, type StackFindings } from './domain/fin
 export type { PlanChange, PlanContent, PolicyFinding, RunScope } from './domain/plan.js';
 export { DEFAULT_RETENTION, RETENTION_RANGES, type RetentionBounds } from './domain/retention.js';
 export {
+  parseScenarioAt,
+  SCENARIO_LIMITS,
+  type Scenario,
+  type ScenarioAccountRef,
+  type ScenarioAnswer,
+  type ScenarioAt,
+  type ScenarioFindingStep,
+  type ScenarioLabelsStep,
+  type ScenarioNotifyStep,
+  type ScenarioRunStep,
+  type ScenarioStep,
+} from './domain/scenario.js';
+export {
   PlanContentSchema,
   RUN_TIMING_RANGE,
   RunScopeSchema,

@@ -24,6 +24,7 @@ import { DEFAULT_ACCOUNT_LIMITS } from '../src/domain/caps.js';
 import { MIN_RETRY_DELAY_MS } from '../src/domain/delivery-policy.js';
 import { MAX_EVENT_ATTRIBUTE_LENGTH } from '../src/domain/events.js';
 import { DEFAULT_RETENTION } from '../src/domain/retention.js';
+import { SCENARIO_LIMITS } from '../src/domain/scenario.js';
 import { TIMED_RUN_LIMITS } from '../src/domain/timed-runs.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../src/pipeline/body.js';
 import { CLOCK_ADVANCE_RANGE, CLOCK_RANGE } from '../src/pipeline/clock.js';
@@ -71,6 +72,9 @@ describe('docs/security.md matches the code', () => {
       'scenes',
       `at most ${n(SCENE_LIMITS.accounts)} accounts, ${n(SCENE_LIMITS.workspacesPerAccount)} workspaces, ${n(SCENE_LIMITS.rulesPerAccount)} rules, ${n(SCENE_LIMITS.stacksPerAccount)} stacks, ${n(SCENE_LIMITS.eventsPerAccount)} events, ${n(SCENE_LIMITS.modulesPerAccount)} modules and ${n(SCENE_LIMITS.webhooksPerAccount)} webhooks per account, ${n(SCENE_LIMITS.runsPerWorkspace)} runs per workspace, and ${n(SCENE_LIMITS.records)} records in all`,
     ],
+    ['scenario steps', `at most ${n(SCENARIO_LIMITS.maxSteps)} steps`],
+    ['scenario body', `\`POST /__mock/scenario\` takes ${kib(SCENARIO_LIMITS.maxBodyBytes)} of JSON`],
+    ['scenario at', `each \`at\` 0 to ${SCENARIO_LIMITS.maxAtMs / 86_400_000} days`],
     ['timed runs', `${n(TIMED_RUN_LIMITS.maxInFlight)} over all accounts`],
     ['waits pending', `${n(WAIT_LIMITS.maxWaiters)} at once`],
     ['wait default', `${n(WAIT_LIMITS.defaultTimeoutMs)} by default, on real timers`],

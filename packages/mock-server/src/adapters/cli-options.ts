@@ -7,8 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { checkScenarioBody } from '../control/scenario.js';
 import { checkSceneBody } from '../control/scene.js';
 import { StateSchema } from '../control/state.js';
+import type { Scenario } from '../domain/scenario.js';
 import { FAULT_DELAY_RANGE } from '../pipeline/faults.js';
 import { isLoopbackHost } from '../pipeline/host.js';
 import { JOURNAL_RANGES } from '../pipeline/journal.js';
@@ -62,6 +64,11 @@ export interface ServeOptions {
   state?: { file: string; snapshot: MockState };
   /** The scene to start from (`--scene`), checked, and its file. */
   scene?: { file: string; scene: CheckedScene };
+  /**
+   * The scenario to play (`--scenario`), as the file holds it (checked whole), and its file: its scene
+   * is the start data, its timeline plays on the mock's clock.
+   */
+  scenario?: { file: string; scenario: Scenario };
   /**
    * The primary account's key pair: `--access-key`/`--secret-key`, else the demo pair for generated
    * data on loopback; absent otherwise (off loopback the mock draws random pairs; a snapshot on
@@ -201,6 +208,29 @@ export function readScene(file: string, read: (file: string) => string = (f) => 
 }
 
 /**
+ * Reads and checks a scenario file (what `POST /__mock/scenario` takes), with the one check of a
+ * scenario; answers the scenario as the file holds it (the mock's `scenario` option takes it).
+ * @throws UsageError naming the file and the scenario's first problem, by its path.
+ */
+export function readScenario(
+  file: string,
+  read: (file: string) => string = (f) => readFileSync(f, 'utf8'),
+): Scenario {
+  const json = readJsonFile(
+    '--scenario',
+    file,
+    read,
+    'a scenario, what POST /__mock/scenario takes (https://github.com/iacm/iacm/blob/main/docs/testing-with-the-mock.md#scenarios)',
+  );
+  try {
+    checkScenarioBody(json);
+    return json as Scenario;
+  } catch (error) {
+    throw new UsageError(`--scenario: ${quote(file)} is not a valid scenario: ${(error as Error).message}`);
+  }
+}
+
+/**
  * Parses and checks the command line of `iacm-mock`.
  * @param argv the arguments after the script.
  * @param read reads a `--state` file (tests pass their own).
@@ -232,6 +262,7 @@ export function parseCommandLine(
         'secret-key': { type: 'string' },
         state: { type: 'string' },
         scene: { type: 'string' },
+        scenario: { type: 'string' },
         'keep-state-keys': { type: 'boolean' },
         delay: { type: 'string' },
         'rate-limit': { type: 'boolean' },
@@ -273,8 +304,22 @@ export function parseCommandLine(
 
   const stateFile = str('state');
   const sceneFile = str('scene');
+  const scenarioFile = str('scenario');
   const seedText = str('seed');
   const given = SIZE_FLAGS.filter(([, flag]) => str(flag) !== undefined).map(([, flag]) => `--${flag}`);
+  if (
+    scenarioFile !== undefined &&
+    (sceneFile !== undefined || stateFile !== undefined || given.length > 0)
+  ) {
+    const flags = [
+      ...(sceneFile !== undefined ? ['--scene'] : []),
+      ...(stateFile !== undefined ? ['--state'] : []),
+      ...given,
+    ].join(', ');
+    throw new UsageError(
+      `--scenario cannot be combined with ${flags}: the scenario's scene says what the data holds (drop ${flags}, or --scenario)`,
+    );
+  }
   if (sceneFile !== undefined && (stateFile !== undefined || given.length > 0)) {
     const flags = [...(stateFile !== undefined ? ['--state'] : []), ...given].join(', ');
     throw new UsageError(
@@ -373,6 +418,10 @@ export function parseCommandLine(
 
   const keys = accessKey !== undefined && secretKey !== undefined ? { accessKey, secretKey } : undefined;
   const scene = sceneFile === undefined ? undefined : { file: sceneFile, scene: readScene(sceneFile, read) };
+  const scenario =
+    scenarioFile === undefined
+      ? undefined
+      : { file: scenarioFile, scenario: readScenario(scenarioFile, read) };
   let state: ServeOptions['state'];
   if (stateFile !== undefined) {
     const snapshot = readSnapshot(stateFile, read);
@@ -395,6 +444,7 @@ export function parseCommandLine(
       sizes,
       ...(state ? { state } : {}),
       ...(scene ? { scene } : {}),
+      ...(scenario ? { scenario } : {}),
       ...(primaryKeys ? { primaryKeys } : {}),
       ...(keepStateKeys ? { keepStateKeys: true as const } : {}),
       ...(delayMs !== undefined ? { delayMs } : {}),

@@ -14,7 +14,10 @@ import { dryRunGuardrails } from '../domain/dry-run.js';
 import type { GuardrailEvaluation } from '../domain/evaluate.js';
 import { EventRecorder } from '../domain/events.js';
 import { type FindingInput, recordFindingOnStack } from '../domain/findings.js';
+import { setWorkspaceLabels } from '../domain/labels.js';
 import { dispatchNotification, outboxOf, queueNotification } from '../domain/notify.js';
+import type { CheckedScenario, ScenarioAnswer } from '../domain/scenario.js';
+import { type PlayedStep, ScenarioPlayer } from '../domain/scenario-player.js';
 import {
   type DomainServices,
   type RunTimingInput,
@@ -23,6 +26,7 @@ import {
 } from '../domain/simulate.js';
 import { type TimedRunAnswer, TimedRuns } from '../domain/timed-runs.js';
 import { IntegrationCreateBody, WebhookHub } from '../domain/webhooks.js';
+import { HttpError } from '../errors.js';
 import {
   type HandleOptions,
   internalErrorResponse,
@@ -70,15 +74,20 @@ export class MockCore {
   readonly #start: StartConfiguration;
   readonly #data: MockData;
   readonly #pipeline: PipelineParts;
+  /**
+   * The instant of the scenario step being applied (`undefined` otherwise): while a step applies, the
+   * domain's clock reads it, so that what the step records is stamped with its own instant.
+   */
+  #stepAt: number | undefined;
   readonly #events = new EventRecorder(
     () => this.#data.random,
-    () => this.now(),
+    () => this.#stepAt ?? this.now(),
     (account, entry) => dispatchNotification(this.webhooks, account, entry),
     () => this.#start.retention,
   );
   readonly #domain: DomainServices = {
-    now: () => this.now(),
-    newId: (at) => this.#data.newId(at ?? this.now()),
+    now: () => this.#stepAt ?? this.now(),
+    newId: (at) => this.#data.newId(at ?? this.#stepAt ?? this.now()),
     nextBuild: () => this.#data.nextBuild(),
     events: this.#events,
   };
@@ -86,7 +95,12 @@ export class MockCore {
    * The timed runs' pending steps (`simulateRun` with `timing`), settled before each request, each
    * control read or write, and after each move of the clock; dropped when the data is replaced.
    */
-  readonly #timedRuns = new TimedRuns(this.#domain, MAX_CLOCK_MS);
+  readonly #timedRuns = new TimedRuns(this.#domain, MAX_CLOCK_MS, () => this.#settle());
+  /**
+   * The pending steps of the scenario being played (`control.play`, the `scenario` option), settled
+   * with the timed runs' steps, in time order; dropped when the data is replaced.
+   */
+  readonly #scenario = new ScenarioPlayer(() => this.#settle());
   /** The pending waits (`control.waitFor`, `control.nextDelivery`): told by the journal and the hub. */
   readonly #waiters = new Waiters();
   /** How many resets so far: a request that started before a reset is not journaled after it. */
@@ -116,7 +130,7 @@ export class MockCore {
     // Moving the clock (in process or over POST /__mock/clock) settles the timed runs' steps that became
     // due, then sends the delivery retries that became due.
     this.clock = notifyingMoves(clock, () => {
-      this.#timedRuns.settle();
+      this.#settle();
       void this.webhooks.runDue();
     });
     this.webhooks = new WebhookHub({
@@ -194,8 +208,10 @@ export class MockCore {
       () => {
         login.forgetVerified();
         this.webhooks.clear();
-        // The timed runs' pending steps belong to the data replaced (reset's `data` part, seed, state, scene).
+        // The timed runs' and the scenario's pending steps belong to the data replaced (reset's `data`
+        // part, seed, state, scene, scenario).
         this.#timedRuns.clear();
+        this.#scenario.clear();
       },
       options.onSeedProgress,
     );
@@ -204,7 +220,7 @@ export class MockCore {
     // The control plane reaches the domain with checked values only (it checks every body once).
     // Each reads or writes the data as it is at the clock's now: the timed runs' due steps first.
     const settled = <T>(read: () => T): T => {
-      this.#timedRuns.settle();
+      this.#settle();
       return read();
     };
     const core: CoreView = {
@@ -238,7 +254,62 @@ export class MockCore {
         this.#data.load({ scene });
         this.#installSceneWebhooks({ scene });
       },
+      play: (scenario) => {
+        // As `setScene`, then the timeline from the clock's now; a reset returns to the start data.
+        this.#data.load({ scene: scenario.scene });
+        this.#installSceneWebhooks({ scene: scenario.scene });
+        return this.#play(scenario);
+      },
     });
+    if (start.scenario) this.#play(start.scenario);
+  }
+
+  /** Schedules a checked scenario's timeline (its scene just loaded) from the clock's now; applies what is due. */
+  #play(scenario: CheckedScenario): ScenarioAnswer {
+    const answer = this.#scenario.play(this.store, scenario, this.now());
+    this.#settle();
+    return answer;
+  }
+
+  /**
+   * Applies every pending step due by the clock's now, the scenario's and the timed runs', in time
+   * order: before the scenario's steps of an instant, the timed runs' steps due by then.
+   */
+  #settle(): void {
+    const now = this.now();
+    this.#scenario.settle(
+      now,
+      (at) => this.#timedRuns.settle(at),
+      (step, at) => this.#applyStep(step, at),
+    );
+    this.#timedRuns.settle(now);
+  }
+
+  /**
+   * Applies one step of a scenario at its instant, with the domain functions the control plane and
+   * the API use. A step that no longer applies (its workspace or stack deleted through the API, a
+   * bound full: an `HttpError`) is skipped.
+   */
+  #applyStep(step: PlayedStep, at: number): void {
+    this.#stepAt = at;
+    try {
+      const accounts = [step.account];
+      if (step.kind === 'simulateRun') {
+        if (step.run.timing) this.#timedRuns.schedule(accounts, step.workspaceId, step.run, step.run.timing);
+        else simulateRunOnWorkspace(accounts, step.workspaceId, step.run, this.#domain);
+      } else if (step.kind === 'finding') {
+        recordFindingOnStack(accounts, step.stackId, step.finding, this.#events);
+      } else if (step.kind === 'labels') {
+        const workspace = step.account.workspaces.get(step.workspaceId);
+        if (workspace) setWorkspaceLabels(step.account, workspace, step.labels, this.#domain);
+      } else {
+        queueNotification(this.store, step.notification, this.#events);
+      }
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+    } finally {
+      this.#stepAt = undefined;
+    }
   }
 
   /** Stores the webhook integrations of the scene the data came from (none for other data). */
@@ -268,6 +339,8 @@ export class MockCore {
   #reset(): readonly ResetStage[] {
     this.#resets += 1;
     for (const stage of RESET_STAGES) this.#resettable[stage].reset();
+    // A mock started with a scenario plays its timeline again, from the clock's now after the reset.
+    if (this.#start.scenario) this.#play(this.#start.scenario);
     return RESET_STAGES;
   }
 
@@ -328,7 +401,7 @@ export class MockCore {
 
   /** Notifications waiting for delivery, oldest first: of one account, or of all (due timed-run steps settled first). */
   outbox(accountId?: string) {
-    this.#timedRuns.settle();
+    this.#settle();
     return outboxOf(this.store, accountId);
   }
 
@@ -345,9 +418,9 @@ export class MockCore {
    * aborts (the client has gone), the request stops at the next stage and is answered with nothing.
    */
   handle(request: MockRequest, options: HandleOptions = {}): Promise<MockResponse> {
-    // Every request (API and control plane) sees the timed runs' steps due by the clock's now.
+    // Every request (API and control plane) sees the steps due by the clock's now (timed runs, scenario).
     try {
-      this.#timedRuns.settle();
+      this.#settle();
     } catch {
       return Promise.resolve(internalErrorResponse());
     }

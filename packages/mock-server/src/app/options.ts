@@ -17,11 +17,13 @@ import {
   toLoginThrottle,
 } from '../auth/login.js';
 import type { ControlAccess } from '../control/access.js';
+import { checkScenarioBody } from '../control/scenario.js';
 import { checkSceneBody } from '../control/scene.js';
 import { checkSnapshot } from '../control/state.js';
 import { type AccountLimits, toAccountLimits } from '../domain/caps.js';
 import { type DeliveryPolicy, toDeliveryPolicy } from '../domain/delivery-policy.js';
 import { type RetentionBounds, toRetentionBounds } from '../domain/retention.js';
+import type { CheckedScenario, Scenario } from '../domain/scenario.js';
 import { checkOptionRange, type NumberRange, resolveOptionGroup } from '../errors/ranges.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../pipeline/body.js';
 import { FAULT_DELAY_RANGE } from '../pipeline/faults.js';
@@ -65,6 +67,14 @@ export interface MockOptions {
    * Not with `state` or `sizes`.
    */
   scene?: Scene;
+  /**
+   * Start from this scenario (`docs/testing-with-the-mock.md`, "Scenarios"): its scene is the start
+   * data (as the `scene` option), and its timeline plays on the mock's clock from its now at the start.
+   * `reset()` loads the scene again and plays the timeline again from the clock's now after the reset.
+   * Checked whole first: an `HttpError` 400 naming the path (`scenario.timeline[3].at: ...`). Not with
+   * `scene`, `state` or `sizes`.
+   */
+  scenario?: Scenario;
   /**
    * Called while data is generated (at the start, and again on `reset()` and `seed()`), for a
    * progress display: `done` of `total` workspaces and events are generated (as `generateState`'s
@@ -173,6 +183,8 @@ export type DataSource =
 export interface StartConfiguration {
   /** The start data. */
   readonly data: DataSource;
+  /** The scenario whose scene is the start data, and whose timeline plays at the start and after each reset. */
+  readonly scenario: CheckedScenario | undefined;
   /** The rate limit (`undefined`: off). */
   readonly rateLimit: RateLimit | undefined;
   /** The webhook delivery retry policy. */
@@ -236,8 +248,27 @@ function seededData(options: MockOptions): DataSource {
   return { seed, sizes };
 }
 
-/** The start data: the `state` snapshot, the `scene`, or the seed and sizes. */
-function startData(options: MockOptions): DataSource {
+/** The `scenario` option, checked (its scene's seed from the `seed` option when it has none). */
+function startScenario(options: MockOptions): CheckedScenario | undefined {
+  if (options.scenario === undefined) return undefined;
+  if (options.scene !== undefined || options.state !== undefined || options.sizes !== undefined) {
+    throw new RangeError(
+      'MockOptions scenario: expected a scenario alone, without scene, state or sizes (its scene says what the data holds)',
+    );
+  }
+  const seed = options.seed === undefined ? undefined : checkSeedOption('MockOptions seed', options.seed);
+  const given = options.scenario as { scene?: unknown };
+  const scene = seed === undefined || !isObject(given.scene) ? given.scene : { seed, ...given.scene };
+  return checkScenarioBody({ ...options.scenario, scene });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The start data: the `scenario`'s scene, the `state` snapshot, the `scene`, or the seed and sizes. */
+function startData(options: MockOptions, scenario: CheckedScenario | undefined): DataSource {
+  if (scenario) return { scene: scenario.scene };
   if (options.scene !== undefined) {
     if (options.state !== undefined || options.sizes !== undefined) {
       throw new RangeError(
@@ -263,8 +294,10 @@ export function controlAccessOf(options: Pick<MockOptions, 'control' | 'controlT
  */
 export function startConfiguration(options: MockOptions): StartConfiguration {
   const trustProxy = options.trustProxy ?? false;
+  const scenario = startScenario(options);
   return Object.freeze({
-    data: startData(options),
+    data: startData(options, scenario),
+    scenario,
     rateLimit: toRateLimit(options.rateLimit),
     deliveryPolicy: toDeliveryPolicy(options.deliveryPolicy),
     retention: toRetentionBounds(options.retention),

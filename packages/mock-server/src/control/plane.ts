@@ -29,6 +29,7 @@ import {
 } from './route.js';
 import { dispatchControl } from './router.js';
 import { CONTROL_ROUTES } from './routes.js';
+import { checkScenarioBody } from './scenario.js';
 import { checkSceneBody } from './scene.js';
 import { reseed, SeedBody } from './seed.js';
 import { checkSnapshot } from './state.js';
@@ -50,6 +51,7 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     getState: () => core.store.toState(),
     setState: (state) => deps.setState(checkSnapshot(state)),
     scene: (scene) => deps.setScene(checkSceneBody(scene)),
+    play: (scenario) => deps.play(checkScenarioBody(scenario)),
     accounts: () => core.accounts(),
     journal: (limit) => deps.journal.list(journalListingLimit(limit)),
     clearJournal: () => deps.journal.clear(),

@@ -12,6 +12,7 @@ import type { GuardrailEvaluation } from '../domain/evaluate.js';
 import type { OutboxEntry } from '../domain/events.js';
 import type { CheckedFinding, FindingInput } from '../domain/findings.js';
 import type { CheckedNotification } from '../domain/notify.js';
+import type { CheckedScenario, Scenario, ScenarioAnswer } from '../domain/scenario.js';
 import type { CheckedSimulatedRun, RunTimingInput, SimulatedRunInput } from '../domain/simulate.js';
 import type { TimedRunAnswer } from '../domain/timed-runs.js';
 import type { DeliveryAttempt, DeliveryPolicy, IntegrationView, WebhookHub } from '../domain/webhooks.js';
@@ -51,6 +52,16 @@ export interface ControlPlane {
    * `docs/testing-with-the-mock.md`, "Scenes".
    */
   scene(scene: Scene): void;
+  /**
+   * Plays a scenario (`POST /__mock/scenario`): replaces the data with its scene (as {@link
+   * ControlPlane.scene}), then schedules its timeline on the mock's clock from its now: each step applies
+   * when the clock passes its `at` (`clock.advance()`, `clock.set()`, or a running clock). Checked whole
+   * before anything changes (an `HttpError` 400 naming the path: `scenario.timeline[3].simulateRun.workspace:
+   * ...`). Until the next reset, as `scene()`: `reset()` returns to the start data, and drops the pending
+   * steps (a mock started with a `scenario` plays that one again). Answers how many steps there are and when
+   * they fall. See `docs/testing-with-the-mock.md`, "Scenarios".
+   */
+  play(scenario: Scenario): ScenarioAnswer;
   /** The accounts and their key pairs, primary first. */
   accounts(): MockAccount[];
   /** The last requests, oldest first (at most `limit`). */
@@ -208,6 +219,8 @@ export interface ControlDeps {
   setState(state: MockState): void;
   /** Installs a checked scene, which reset then returns to. */
   setScene(scene: CheckedScene): void;
+  /** Installs a checked scenario's scene and plays its timeline from the clock's now (until the next reset). */
+  play(scenario: CheckedScenario): ScenarioAnswer;
 }
 
 /**

@@ -16,6 +16,7 @@ import { resetRoutes } from './reset.js';
 import { responsesRoutes } from './responses.js';
 import type { ControlRoute } from './route.js';
 import { runsRoutes } from './runs.js';
+import { scenarioRoutes } from './scenario.js';
 import { sceneRoutes } from './scene.js';
 import { seedRoutes } from './seed.js';
 import { stateRoutes } from './state.js';
@@ -29,6 +30,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = Object.freeze([
   ...seedRoutes,
   ...stateRoutes,
   ...sceneRoutes,
+  ...scenarioRoutes,
   ...journalRoutes,
   ...waitsRoutes,
   ...faultsRoutes,

@@ -16,6 +16,21 @@ import type { NotificationBody, WebhookHub } from './webhooks.js';
 export type CheckedNotification = z.output<typeof NotificationBody>;
 
 /**
+ * The payload a notification body makes for an account: the generated one of its kind, with the
+ * members given replacing the generated ones (not yet checked: `WebhookPayload` checks it).
+ */
+export function notificationPayload(
+  account: { id: string; name: string },
+  input: CheckedNotification,
+): Record<string, unknown> {
+  const { accountId: _a, ...given } = input;
+  return {
+    ...generateNotification(input.notificationType, { accountId: account.id, accountName: account.name }),
+    ...given,
+  };
+}
+
+/**
  * Queues a notification given by kind (generated) or as a whole payload (members given replace the
  * generated ones); 400 naming each bad field when the result is not a valid payload. The body comes
  * checked (by the route, or by `control.notify`, with `NotificationBody`); what is checked here is the
@@ -27,14 +42,7 @@ export function queueNotification(
   events: EventRecorder,
 ): OutboxEntry {
   const account = store.accountOrPrimary(input.accountId);
-  const { accountId: _a, ...given } = input;
-  const payload = {
-    ...generateNotification(input.notificationType, {
-      accountId: account.account.id,
-      accountName: account.account.name,
-    }),
-    ...given,
-  };
+  const payload = notificationPayload(account.account, input);
   const checked = WebhookPayload.safeParse(payload);
   if (!checked.success) throw validationError(fieldIssuesFromZod(checked.error, 'body', payload));
   return events.queue(account, { kind: 'manual' }, checked.data);

@@ -20,7 +20,6 @@
 
 import { toTimestamp, type WorkspaceRun, type WorkspaceSummary } from '@iacm/sdk/contract';
 import { HttpError } from '../errors.js';
-import { realClearTimeout, realSetTimeout } from '../http/real-timers.js';
 import type { AccountStore } from '../store/store.js';
 import type { GuardrailEvaluation } from './evaluate.js';
 import {
@@ -38,19 +37,13 @@ import {
   runRecord,
   runTask,
 } from './simulate.js';
-import { Timeline } from './timeline.js';
+import { DueTimer, Timeline } from './timeline.js';
 
 /** The bounds of timed runs. */
 export const TIMED_RUN_LIMITS = Object.freeze({
   /** Timed runs not yet finished, all accounts together (a further `simulateRun` with `timing` is a 409). */
   maxInFlight: 10_000,
 });
-
-/** The largest delay `setTimeout` takes. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** The shortest wait of the timer: a stopped clock is looked at again at most this often. */
-const TIMER_RECHECK_MS = 100;
 
 /** When a timed run's steps are due (ISO 8601, on the mock's clock). */
 export interface RunSchedule {
@@ -100,15 +93,18 @@ export class TimedRuns {
   readonly #services: DomainServices;
   readonly #latest: number;
   readonly #timeline = new Timeline<Flight>();
-  #timer: { handle: ReturnType<typeof setTimeout>; for: number } | undefined;
+  readonly #timer: DueTimer;
 
   /**
    * @param services the mock's domain services (clock, ids, build numbers, events).
    * @param latest the latest instant of the mock's clock: a run whose steps would fall after it is a 400.
+   * @param onDue what the wall-time timer calls when a step comes due (default: {@link TimedRuns.settle};
+   *   the mock settles its scenario's steps with them, in order).
    */
-  constructor(services: DomainServices, latest: number) {
+  constructor(services: DomainServices, latest: number, onDue?: () => void) {
     this.#services = services;
     this.#latest = latest;
+    this.#timer = new DueTimer(onDue ?? (() => this.settle()));
   }
 
   /** How many timed runs are not yet finished. */
@@ -342,31 +338,13 @@ export class TimedRuns {
     recordStatusChange(account, workspace, run.id, { from: 'applying', to: status }, this.#services, at);
   }
 
-  /**
-   * Sets the wall-time timer for the earliest pending step: while the mock's clock runs, it comes due
-   * then. A stopped or moved clock is looked at again later (at least every 100 ms); a move settles at
-   * once anyway. The timer does not keep a Node process alive.
-   */
+  /** Sets the wall-time timer for the earliest pending step (`DueTimer`). */
   #arm(): void {
-    const next = this.#timeline.nextAt();
-    if (next === undefined) {
-      this.#disarm();
-      return;
-    }
-    if (this.#timer && this.#timer.for === next) return;
-    this.#disarm();
-    const wait = Math.min(Math.max(next - this.#services.now(), TIMER_RECHECK_MS), MAX_TIMER_MS);
-    const handle = realSetTimeout(() => {
-      this.#timer = undefined;
-      this.settle();
-    }, wait);
-    (handle as { unref?: () => void }).unref?.();
-    this.#timer = { handle, for: next };
+    this.#timer.arm(this.#timeline.nextAt(), this.#services.now());
   }
 
   #disarm(): void {
-    if (this.#timer) realClearTimeout(this.#timer.handle);
-    this.#timer = undefined;
+    this.#timer.disarm();
   }
 }
 

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { realClearTimeout, realSetTimeout } from '../http/real-timers.js';
 
 /** One pending step: when it is due, its place among steps due at the same instant, and what it is. */
 interface Pending<T> {
@@ -102,4 +103,49 @@ function swap<T>(heap: T[], i: number, j: number): void {
   const held = heap[i] as T;
   heap[i] = heap[j] as T;
   heap[j] = held;
+}
+
+/** The largest delay `setTimeout` takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The shortest wait of a {@link DueTimer}: a stopped clock is looked at again at most this often. */
+const TIMER_RECHECK_MS = 100;
+
+/**
+ * A wall-time timer for the earliest pending step of a timeline: while the mock's clock runs, it
+ * calls `onDue` when the step comes due (then the owner settles and arms it again). A stopped or moved
+ * clock is looked at again later (at least every 100 ms); a move settles at once anyway. The timer is
+ * captured at import (a test's fake timers do not replace it) and does not keep a Node process alive.
+ */
+export class DueTimer {
+  readonly #onDue: () => void;
+  #timer: { handle: ReturnType<typeof setTimeout>; for: number } | undefined;
+
+  /** @param onDue called (once per arming) when the step armed for is due by wall time. */
+  constructor(onDue: () => void) {
+    this.#onDue = onDue;
+  }
+
+  /** Sets the timer for a step due at `next` (epoch milliseconds, mock clock) when the clock reads `now`; none for `undefined`. */
+  arm(next: number | undefined, now: number): void {
+    if (next === undefined) {
+      this.disarm();
+      return;
+    }
+    if (this.#timer && this.#timer.for === next) return;
+    this.disarm();
+    const wait = Math.min(Math.max(next - now, TIMER_RECHECK_MS), MAX_TIMER_MS);
+    const handle = realSetTimeout(() => {
+      this.#timer = undefined;
+      this.#onDue();
+    }, wait);
+    (handle as { unref?: () => void }).unref?.();
+    this.#timer = { handle, for: next };
+  }
+
+  /** Clears the timer. */
+  disarm(): void {
+    if (this.#timer) realClearTimeout(this.#timer.handle);
+    this.#timer = undefined;
+  }
 }

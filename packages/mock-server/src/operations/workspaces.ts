@@ -3,13 +3,8 @@
  *
  * @module
  */
-import {
-  pathIdToObjectId,
-  sortKeys,
-  toTimestamp,
-  type WorkspaceRun,
-  type WorkspaceSummary,
-} from '@iacm/sdk/contract';
+import { pathIdToObjectId, sortKeys, type WorkspaceRun, type WorkspaceSummary } from '@iacm/sdk/contract';
+import { setWorkspaceLabels } from '../domain/labels.js';
 import { notFound } from '../errors.js';
 import type { Collection } from '../query/collection.js';
 import type { SortValue } from '../query/compare.js';
@@ -121,26 +116,7 @@ export const workspacesOperations = {
   'workspaces.setLabels': (ctx) => {
     const account = accountOf(ctx);
     const workspace = findWorkspace(account, ctx.params.workspaceId);
-    const { labels } = ctx.body;
-    const updated: WorkspaceSummary = {
-      ...workspace,
-      labels: [...labels],
-      updatedAt: toTimestamp(ctx.services.now()),
-    };
-    account.workspaces.update(updated);
-    ctx.services.events.record(account, {
-      type: 'mutation',
-      mutation: 'update',
-      assetId: workspace.id,
-      assetType: 'iacm_workspace',
-      attributes: {
-        workspaceId: workspace.id,
-        workspaceName: workspace.workspaceName,
-        field: 'labels',
-        from: workspace.labels.join(','),
-        to: labels.join(','),
-      },
-    });
+    const updated = setWorkspaceLabels(account, workspace, ctx.body.labels, ctx.services);
     return {
       id: updated.id,
       workspaceName: updated.workspaceName,
