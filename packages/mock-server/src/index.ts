@@ -20,11 +20,18 @@ export { SUPPORTED_MSW_RANGE, UnsupportedMswError } from './adapters/msw-support
 export { MockCore, type MockOptions } from './app/mock.js';
 export { OPTION_RANGES } from './app/options.js';
 export { RESET_STAGES, type ResetStage } from './app/reset.js';
+export {
+  DEFAULT_SESSION_BOUNDS,
+  SESSION_HEADER,
+  SESSION_RANGES,
+  SESSIONS_MEMORY_BUDGET,
+  type SessionBounds,
+} from './app/sessions.js';
 export { DEFAULT_LOGIN_THROTTLE, LOGIN_THROTTLE_RANGES, type LoginThrottleOption } from './auth/login.js';
 export type { ControlExposure } from './control/access.js';
 export { ClockBody } from './control/clock.js';
 export { RateLimitBody } from './control/rate-limit.js';
-export type { ControlPlane, WebhookControl } from './control/route.js';
+export type { ControlPlane, SessionCreated, SessionView, WebhookControl } from './control/route.js';
 export { SeedBody } from './control/seed.js';
 export { StateSchema } from './control/state.js';
 export { PolicyBody } from './control/webhooks.js';

@@ -18,6 +18,7 @@ import {
   MAX_CONNECTIONS_CHECK_MS,
   MIN_CONNECTIONS_CHECK_MS,
 } from '../src/adapters/node.js';
+import { DEFAULT_SESSION_BOUNDS, SESSION_RANGES, SESSIONS_MEMORY_BUDGET } from '../src/app/sessions.js';
 import { DEFAULT_LOGIN_THROTTLE } from '../src/auth/login.js';
 import { MAX_SNAPSHOT_BYTES } from '../src/control/state.js';
 import { DEFAULT_ACCOUNT_LIMITS } from '../src/domain/caps.js';
@@ -75,6 +76,11 @@ describe('docs/security.md matches the code', () => {
     ['scenario steps', `at most ${n(SCENARIO_LIMITS.maxSteps)} steps`],
     ['scenario body', `\`POST /__mock/scenario\` takes ${kib(SCENARIO_LIMITS.maxBodyBytes)} of JSON`],
     ['scenario at', `each \`at\` 0 to ${SCENARIO_LIMITS.maxAtMs / 86_400_000} days`],
+    [
+      'sessions',
+      `\`sessions.max\` 0 to ${n(SESSION_RANGES.max.max)} live at a time, default ${DEFAULT_SESSION_BOUNDS.max}`,
+    ],
+    ['sessions memory', `within ${kib(SESSIONS_MEMORY_BUDGET)} by the seed's estimate`],
     ['timed runs', `${n(TIMED_RUN_LIMITS.maxInFlight)} over all accounts`],
     ['waits pending', `${n(WAIT_LIMITS.maxWaiters)} at once`],
     ['wait default', `${n(WAIT_LIMITS.defaultTimeoutMs)} by default, on real timers`],

@@ -77,7 +77,10 @@ export interface RunningMockServer {
   control: MockCore['control'];
   /** The underlying `node:http` server. */
   server: Server;
-  /** Stops listening and closes open connections; pending waits (`control.waitFor`, long polls) are rejected. */
+  /**
+   * Stops listening and closes open connections; pending waits (`control.waitFor`, long polls) are
+   * rejected, and every session is ended.
+   */
   close(): Promise<void>;
 }
 
@@ -317,6 +320,12 @@ export async function listen(options: ListenOptions = {}): Promise<RunningMockSe
     close: () =>
       new Promise<void>((resolve, reject) => {
         core.control.cancelWaits('the mock server was closed (close())');
+        // Every session ends with it: their waits are rejected and their timers stopped.
+        try {
+          for (const session of core.control.sessions()) core.control.endSession(session.id);
+        } catch {
+          // A session's own core has no sessions to end.
+        }
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -4,11 +4,12 @@
  *
  * @module
  */
-import type { WorkspaceRun } from '@iacm/sdk/contract';
+
+import { readHeader, type WorkspaceRun } from '@iacm/sdk/contract';
 import { Login, LoginThrottle } from '../auth/login.js';
-import { type ControlExposure, controlExposureOf } from '../control/access.js';
+import { type ControlExposure, checkControlAccess, controlExposureOf } from '../control/access.js';
 import { createControlPlane } from '../control/plane.js';
-import type { ControlPlane, CoreView } from '../control/route.js';
+import type { CheckedSessionSource, ControlPlane, CoreView, SessionControl } from '../control/route.js';
 import { serveControl } from '../control/serve.js';
 import { dryRunGuardrails } from '../domain/dry-run.js';
 import type { GuardrailEvaluation } from '../domain/evaluate.js';
@@ -38,11 +39,15 @@ import type { HandlerServices } from '../operations/index.js';
 import { MAX_CLOCK_MS, type MockClock, MovableClock, notifyingMoves } from '../pipeline/clock.js';
 import { FaultBook } from '../pipeline/faults.js';
 import { handleRequest, type PipelineParts } from '../pipeline/handle.js';
+import { checkHost } from '../pipeline/host.js';
 import { Journal } from '../pipeline/journal.js';
 import { OneOffStage } from '../pipeline/one-off.js';
 import { RateLimiter } from '../pipeline/rate-limit.js';
+import { readRequestLine } from '../pipeline/request.js';
+import { errorResponse, withRequestId } from '../pipeline/respond.js';
 import { Waiters } from '../pipeline/waiters.js';
 import { Random } from '../store/random.js';
+import { estimateSeedBytes } from '../store/seed/limits.js';
 import { DEFAULT_SEED, DEFAULT_SIZES, type MockAccount } from '../store/state.js';
 import type { Store } from '../store/store.js';
 import { MockData } from './data.js';
@@ -50,8 +55,15 @@ import { KeyPairs } from './key-pairs.js';
 import { type DataSource, type MockOptions, type StartConfiguration, startConfiguration } from './options.js';
 import { RESET_STAGES, type ResetStage, type Resettable } from './reset.js';
 import { randomHex } from './secrets.js';
+import { MockSessions, SESSION_HEADER } from './sessions.js';
 
 export type { MockOptions } from './options.js';
+
+/** Marks the options of a session's core (module-private: a session does not make sessions). */
+const IN_SESSION: unique symbol = Symbol('iacm-mock-session');
+
+/** The options of a session's core, as the mock that owns it makes them. */
+type SessionOptions = MockOptions & { [IN_SESSION]?: true };
 
 /**
  * The transport-free mock server: a plain request in, a plain response out. Routes through the
@@ -72,6 +84,10 @@ export class MockCore {
   readonly clock: MockClock;
 
   readonly #start: StartConfiguration;
+  /** The options as given: a session's core is made with them (and its own data source). */
+  readonly #options: MockOptions;
+  /** The sessions (`X-Iacm-Mock-Session`); `undefined` in a session's own core. */
+  readonly #sessions: MockSessions<MockCore> | undefined;
   readonly #data: MockData;
   readonly #pipeline: PipelineParts;
   /**
@@ -115,6 +131,11 @@ export class MockCore {
   constructor(options: MockOptions = {}) {
     const start = startConfiguration(options);
     this.#start = start;
+    this.#options = options;
+    // Sessions end (by DELETE or idleness) with their waits cancelled and their timers stopped.
+    this.#sessions = (options as SessionOptions)[IN_SESSION]
+      ? undefined
+      : new MockSessions<MockCore>(start.sessions, (core, reason) => core.#stop(reason));
     // The token key is a secret: random per mock (never the seeded generator), kept across resets so
     // earlier tokens stay valid. The continuation-token key is not a secret (a forged cursor pages
     // only the caller's own account): it derives from the seed, so the same seed and query give the
@@ -254,6 +275,7 @@ export class MockCore {
         this.#data.load({ scene });
         this.#installSceneWebhooks({ scene });
       },
+      sessions: this.#sessionControl(),
       play: (scenario) => {
         // As `setScene`, then the timeline from the clock's now; a reset returns to the start data.
         this.#data.load({ scene: scenario.scene });
@@ -262,6 +284,81 @@ export class MockCore {
       },
     });
     if (start.scenario) this.#play(start.scenario);
+  }
+
+  /** The registry as the control plane reaches it (`undefined` in a session's own core). */
+  #sessionControl(): SessionControl | undefined {
+    const sessions = this.#sessions;
+    if (!sessions) return undefined;
+    return {
+      create: (source) => {
+        const options = this.#sessionOptions(source);
+        // A scene's data is its records and the default sizes around them (its records are bounded).
+        const sizes = { ...DEFAULT_SIZES, ...(options.scene ? {} : options.sizes) };
+        const { id, core } = sessions.create(() => new MockCore(options), estimateSeedBytes(sizes));
+        return { id, accounts: core.accounts() };
+      },
+      list: () => sessions.list(),
+      end: (id) => sessions.end(id),
+    };
+  }
+
+  /**
+   * A session's options: this mock's (control access, bounds, policies, clock...) without its data
+   * source, its signing key or its sessions, and the session's source (default: the `seed` and
+   * `sizes` options).
+   */
+  #sessionOptions(source: CheckedSessionSource): SessionOptions {
+    const {
+      seed,
+      sizes,
+      state: _state,
+      scene: _scene,
+      scenario: _scenario,
+      onSeedProgress: _progress,
+      unsafeTokenSigningKey: _key,
+      sessions: _sessions,
+      ...shared
+    } = this.#options;
+    const own = Object.keys(source).length > 0 ? source : { seed, sizes };
+    const data = Object.fromEntries(Object.entries(own).filter(([, v]) => v !== undefined));
+    return { ...shared, ...data, [IN_SESSION]: true };
+  }
+
+  /** Ends this (session's) core: its pending waits rejected, its deliveries and pending steps dropped with their timers. */
+  #stop(reason: string): void {
+    this.control.cancelWaits(reason);
+    this.webhooks.clear();
+    this.#timedRuns.clear();
+    this.#scenario.clear();
+  }
+
+  /**
+   * A request that names a session (`X-Iacm-Mock-Session`): handed whole to that session's core; for
+   * an unknown or ended one, 404 `not_found` (after the host check, and the control access check for
+   * a `/__mock` path: the header selects data, it does not authorise). Not journalled: no session
+   * holds it.
+   */
+  async #handleSession(
+    sessions: MockSessions<MockCore>,
+    id: string,
+    request: MockRequest,
+    options: HandleOptions,
+  ): Promise<MockResponse> {
+    let core: MockCore;
+    try {
+      core = sessions.use(id);
+    } catch (unknown) {
+      const requestId = `req_session_${randomHex(4)}`;
+      try {
+        checkHost(request, options.allowedHosts);
+        if (readRequestLine(request).control) await checkControlAccess(request, this.#start.controlAccess);
+      } catch (error) {
+        return withRequestId(errorResponse(error, requestId), requestId);
+      }
+      return withRequestId(errorResponse(unknown, requestId), requestId);
+    }
+    return core.handle(request, options);
   }
 
   /** Schedules a checked scenario's timeline (its scene just loaded) from the clock's now; applies what is due. */
@@ -418,6 +515,11 @@ export class MockCore {
    * aborts (the client has gone), the request stops at the next stage and is answered with nothing.
    */
   handle(request: MockRequest, options: HandleOptions = {}): Promise<MockResponse> {
+    // A request naming a session goes to it whole (a session's own core reads no such header).
+    const sessionId = this.#sessions ? readHeader(request.headers, SESSION_HEADER) : undefined;
+    if (sessionId !== undefined && this.#sessions) {
+      return this.#handleSession(this.#sessions, sessionId, request, options);
+    }
     // Every request (API and control plane) sees the steps due by the clock's now (timed runs, scenario).
     try {
       this.#settle();

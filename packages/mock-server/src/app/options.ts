@@ -38,6 +38,7 @@ import { type RateLimit, type TrustProxy, toRateLimit } from '../pipeline/rate-l
 import { checkSeedOption, checkSeedSizes, SIZE_GROUP } from '../store/seed/limits.js';
 import type { CheckedScene, Scene } from '../store/seed/scene.js';
 import { DEFAULT_SEED, type MockState, type SeedSizes } from '../store/state.js';
+import { type SessionBounds, toSessionBounds } from './sessions.js';
 
 /** Options of a mock server core. */
 export interface MockOptions {
@@ -168,6 +169,13 @@ export interface MockOptions {
    * has the snapshot can log in. Default `false`.
    */
   keepStateKeys?: boolean;
+  /**
+   * Sessions (`POST /__mock/sessions`, `control.createSession`): `max`, the most at a time (0 to 1,000;
+   * default 32; 409 `conflict` past it), and `idleMs`, the wall-clock time after its last request that
+   * a session is ended (1,000 to 604,800,000; default 1,800,000, 30 minutes). Out of range: a
+   * `RangeError` naming the bound.
+   */
+  sessions?: Partial<SessionBounds>;
 }
 
 /** Where the data comes from: a seed and sizes, or a snapshot (kept as JSON so each load gets fresh records). */
@@ -207,6 +215,8 @@ export interface StartConfiguration {
   readonly trustProxy: TrustProxy;
   /** Lifetime of a login token, seconds. */
   readonly tokenTtlSeconds: number;
+  /** The sessions' bounds. */
+  readonly sessions: SessionBounds;
 }
 
 /**
@@ -313,5 +323,6 @@ export function startConfiguration(options: MockOptions): StartConfiguration {
     loginThrottle: toLoginThrottle(options.loginThrottle),
     trustProxy: typeof trustProxy === 'boolean' ? trustProxy : numberOption(options, 'trustProxy', 0),
     tokenTtlSeconds: numberOption(options, 'tokenTtlSeconds', DEFAULT_TOKEN_TTL_SECONDS),
+    sessions: toSessionBounds(options.sessions),
   });
 }

@@ -32,6 +32,7 @@ import { CONTROL_ROUTES } from './routes.js';
 import { checkScenarioBody } from './scenario.js';
 import { checkSceneBody } from './scene.js';
 import { reseed, SeedBody } from './seed.js';
+import { checkSessionBody, sessionsOf } from './sessions.js';
 import { checkSnapshot } from './state.js';
 import { checkNextDelivery, checkWaitFor } from './waits.js';
 import { webhookControl } from './webhooks.js';
@@ -79,6 +80,9 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
     clock: core.clock,
     notify: (body) => core.notify(parseControlBody(NotificationBody, body)),
     flushDeliveries: () => core.webhooks.flush(),
+    createSession: (source = {}) => sessionsOf(deps).create(checkSessionBody(source)),
+    sessions: () => sessionsOf(deps).list(),
+    endSession: (id) => sessionsOf(deps).end(id),
     webhooks: webhookControl(core),
     setRateLimit: (limit) => deps.rateLimiter.set(controlRateLimit(limit)),
     // `body` is the parsed body, or a reader (`serveControl` passes one, so that the body is read only

@@ -157,6 +157,23 @@ export interface ControlPlane {
   /** Waits until every webhook delivery in progress, retries included, has finished. */
   flushDeliveries(): Promise<void>;
   /**
+   * Creates a session (`POST /__mock/sessions`): a separate mock inside this one, selected by the
+   * request header `X-Iacm-Mock-Session: <id>`, with its own data (from `seed` and `sizes`, or a
+   * `scene`; default: this mock's `seed` and `sizes` options), journal, faults, one-off answers,
+   * rate-limit counters, clock, webhooks and token-signing key. Answers its id and its accounts' key
+   * pairs. 400 naming the field of a bad body; 409 past the `sessions.max` bound; 409 inside a session.
+   * See `docs/testing-with-the-mock.md`, "Sessions".
+   */
+  createSession(source?: {
+    seed?: number | string;
+    sizes?: Partial<SeedSizes>;
+    scene?: Scene;
+  }): SessionCreated;
+  /** The live sessions, oldest first (`GET /__mock/sessions`); idle ones are ended first. */
+  sessions(): SessionView[];
+  /** Ends a session (`DELETE /__mock/sessions/{id}`): its pending waits are cancelled; 404 for an unknown id. */
+  endSession(id: string): void;
+  /**
    * Serves the control plane over HTTP (`control/serve.ts` calls it for paths under `/__mock`, after
    * checking access). `body` is the parsed body, or a reader `(limit) => Promise<body>`: `serveControl`
    * passes a reader, called only once a route matched, with that route's size and JSON bounds. `http`
@@ -171,6 +188,44 @@ export interface ControlPlane {
     requestId: string,
     http?: { contentType: string | undefined; signal?: AbortSignal | undefined },
   ): Promise<MockResponse>;
+}
+
+/** What a session starts from, checked: a seed and sizes, or a scene (nothing: the mock's own seed and sizes). */
+export interface CheckedSessionSource {
+  /** The seed (with `sizes`), or the seed of what the scene leaves out. */
+  seed?: number | string;
+  /** Sizes, merged with the defaults (not with a scene). */
+  sizes?: Partial<SeedSizes>;
+  /** A checked scene. */
+  scene?: CheckedScene;
+}
+
+/** A session as `GET /__mock/sessions` lists it: its id, and when it was created and last used (wall time). */
+export interface SessionView {
+  /** The session's id (`ses_` and 16 hexadecimal digits). */
+  id: string;
+  /** When it was created (ISO 8601, wall time). */
+  createdAt: string;
+  /** When a request last selected it (ISO 8601, wall time). */
+  lastUsedAt: string;
+}
+
+/** The answer of `POST /__mock/sessions` and `control.createSession`: the id, and the session's accounts and key pairs. */
+export interface SessionCreated {
+  /** The id to send in `X-Iacm-Mock-Session`. */
+  id: string;
+  /** The session's accounts, the primary first, with the key pairs `POST /v2/login` takes. */
+  accounts: MockAccount[];
+}
+
+/** The mock's sessions, as the control plane reaches them (the default session's control plane only). */
+export interface SessionControl {
+  /** Creates a session from a checked source; 409 past the bound. */
+  create(source: CheckedSessionSource): SessionCreated;
+  /** The live sessions, oldest first. */
+  list(): SessionView[];
+  /** Ends a session; 404 for an unknown one. */
+  end(id: string): void;
 }
 
 /**
@@ -221,6 +276,8 @@ export interface ControlDeps {
   setScene(scene: CheckedScene): void;
   /** Installs a checked scenario's scene and plays its timeline from the clock's now (until the next reset). */
   play(scenario: CheckedScenario): ScenarioAnswer;
+  /** The mock's sessions; `undefined` in a session's own control plane (a session does not make sessions). */
+  sessions?: SessionControl | undefined;
 }
 
 /**

@@ -19,6 +19,7 @@ import { runsRoutes } from './runs.js';
 import { scenarioRoutes } from './scenario.js';
 import { sceneRoutes } from './scene.js';
 import { seedRoutes } from './seed.js';
+import { sessionsRoutes } from './sessions.js';
 import { stateRoutes } from './state.js';
 import { waitsRoutes } from './waits.js';
 import { webhooksRoutes } from './webhooks.js';
@@ -42,6 +43,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = Object.freeze([
   ...findingsRoutes,
   ...notificationsRoutes,
   ...webhooksRoutes,
+  ...sessionsRoutes,
 ]);
 
 /** A control route as the landing page lists it: `METHOD /path` with `{id}` for a parameter. */

@@ -1,0 +1,181 @@
+/**
+ * Sessions ({@link MockSessions}): separate mocks inside one, each selected by the request header
+ * `X-Iacm-Mock-Session`. A session is a core of its own (its data, journal, faults, one-off answers,
+ * rate-limit counters, clock, webhooks and waits, and its own token-signing key), made with the
+ * parent's options and its own data source. The registry is bounded: at most `max` sessions (409
+ * `conflict` past it), and a session unused for `idleMs` of wall time (the real clock, not a
+ * session's) is ended the next time the registry is touched (a create, a listing, a request to any
+ * session): O(sessions) each time.
+ *
+ * @module
+ */
+
+import type { SessionView } from '../control/route.js';
+import { type NumberRange, type OptionGroup, resolveOptionGroup } from '../errors/ranges.js';
+import { HttpError } from '../errors.js';
+import { clip } from '../http/objects.js';
+import { randomHex } from './secrets.js';
+
+/** The request header that selects a session (names in any case). */
+export const SESSION_HEADER = 'x-iacm-mock-session';
+
+/** How many sessions a mock keeps, and how long an unused one lives. */
+export interface SessionBounds {
+  /** The most sessions at a time (0: none can be created). 0 to 1,000. Default 32. */
+  max: number;
+  /**
+   * Wall-clock milliseconds after its last request (or its creation) that a session is ended, checked
+   * lazily when the registry is touched. 1,000 (a second) to 604,800,000 (a week). Default 1,800,000
+   * (30 minutes).
+   */
+  idleMs: number;
+}
+
+/** The documented range of each session bound, both ends included. */
+export const SESSION_RANGES = Object.freeze({
+  max: { min: 0, max: 1_000, unit: 'sessions' },
+  idleMs: { min: 1_000, max: 604_800_000, unit: 'milliseconds' },
+} as const satisfies Record<keyof SessionBounds, NumberRange>);
+
+/** The default session bounds: 32 sessions, ended after 30 minutes unused. */
+export const DEFAULT_SESSION_BOUNDS: Readonly<SessionBounds> = Object.freeze({ max: 32, idleMs: 1_800_000 });
+
+/** The session bounds as a group of options: each bound's range and default. */
+const SESSION_GROUP: OptionGroup<keyof SessionBounds> = {
+  ranges: SESSION_RANGES,
+  defaults: DEFAULT_SESSION_BOUNDS,
+};
+
+/**
+ * Whole session bounds from the defaults and a partial set (the `sessions` option), each checked.
+ * @throws RangeError naming the bound, its range and what came (`MockOptions sessions.max: ...`).
+ */
+export function toSessionBounds(given: Partial<SessionBounds> | undefined): SessionBounds {
+  return resolveOptionGroup(SESSION_GROUP, given, 'MockOptions sessions', 'bound');
+}
+
+/**
+ * The memory all sessions' data may take together, by the seed's estimate (`estimateSeedBytes`):
+ * 256 MiB, about 170 sessions of the default sizes. A session whose data would pass it is a 409.
+ */
+export const SESSIONS_MEMORY_BUDGET = 256 * 1024 * 1024;
+
+/** One live session of the registry. */
+interface SessionEntry<T> {
+  readonly id: string;
+  readonly core: T;
+  readonly createdAt: number;
+  /** The estimated memory of its data, bytes. */
+  readonly bytes: number;
+  lastUsedAt: number;
+}
+
+/**
+ * The sessions of a mock, by id. `T` is the session's core (the registry only holds it); `end` is told
+ * of each session ended (by `end`, by idleness), to cancel its waits and timers.
+ */
+export class MockSessions<T> {
+  readonly #entries = new Map<string, SessionEntry<T>>();
+  /** The estimated memory of the live sessions' data together, bytes. */
+  #bytes = 0;
+
+  /**
+   * @param bounds the most sessions and their idle time.
+   * @param onEnd called with each session's core when it ends (by `end`, or idle).
+   * @param now the wall clock, epoch milliseconds (default `Date.now`; a test passes its own).
+   */
+  constructor(
+    private readonly bounds: SessionBounds,
+    private readonly onEnd: (core: T, reason: string) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Adds a session made by `make` (called only once there is room), with a new random id; `bytes` is
+   * the estimated memory of its data.
+   * @throws HttpError 409 `conflict` naming the bound when `max` sessions are live, or when its data
+   *   would take the sessions past {@link SESSIONS_MEMORY_BUDGET}.
+   */
+  create(make: () => T, bytes = 0): { id: string; core: T } {
+    this.#sweep();
+    if (this.#entries.size >= this.bounds.max) {
+      throw new HttpError(
+        409,
+        'conflict',
+        `at most ${this.bounds.max} sessions at a time (the sessions.max bound): end one with DELETE /__mock/sessions/{id}`,
+      );
+    }
+    if (this.#bytes + bytes > SESSIONS_MEMORY_BUDGET) {
+      const mb = (n: number) => `${Math.ceil(n / 1024 / 1024)} MiB`;
+      throw new HttpError(
+        409,
+        'conflict',
+        `the sessions' data may take ${mb(SESSIONS_MEMORY_BUDGET)} together; ${mb(this.#bytes)} are taken and this one would take about ${mb(bytes)}: end some sessions, or ask for smaller sizes`,
+      );
+    }
+    const core = make();
+    let id = `ses_${randomHex(8)}`;
+    while (this.#entries.has(id)) id = `ses_${randomHex(8)}`;
+    const at = this.now();
+    this.#entries.set(id, { id, core, createdAt: at, bytes, lastUsedAt: at });
+    this.#bytes += bytes;
+    return { id, core };
+  }
+
+  /**
+   * The core of a live session, marked used now; ends idle sessions first.
+   * @throws HttpError 404 `not_found` naming the id (clipped) when there is no such live session.
+   */
+  use(id: string): T {
+    this.#sweep();
+    const entry = this.#entries.get(id);
+    if (!entry) {
+      throw new HttpError(
+        404,
+        'not_found',
+        `no session with id "${clip(id, 40)}" (ended, expired after ${this.bounds.idleMs} ms unused, or never created)`,
+      );
+    }
+    entry.lastUsedAt = this.now();
+    return entry.core;
+  }
+
+  /** The live sessions, oldest first (idle ones ended first). */
+  list(): SessionView[] {
+    this.#sweep();
+    return [...this.#entries.values()].map((e) => ({
+      id: e.id,
+      createdAt: new Date(e.createdAt).toISOString(),
+      lastUsedAt: new Date(e.lastUsedAt).toISOString(),
+    }));
+  }
+
+  /**
+   * Ends a session: its waits are cancelled and its timers stopped (through `onEnd`).
+   * @throws HttpError 404 `not_found` naming the id when there is no such live session.
+   */
+  end(id: string): void {
+    this.#sweep();
+    const entry = this.#entries.get(id);
+    if (!entry) throw new HttpError(404, 'not_found', `no session with id "${clip(id, 40)}"`);
+    this.#entries.delete(id);
+    this.#bytes -= entry.bytes;
+    this.onEnd(entry.core, `the session ${id} was ended`);
+  }
+
+  /** How many sessions are live (idle ones not yet swept included). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Ends every session unused for `idleMs` of wall time. */
+  #sweep(): void {
+    const limit = this.now() - this.bounds.idleMs;
+    for (const entry of [...this.#entries.values()]) {
+      if (entry.lastUsedAt > limit) continue;
+      this.#entries.delete(entry.id);
+      this.#bytes -= entry.bytes;
+      this.onEnd(entry.core, `the session ${entry.id} expired after ${this.bounds.idleMs} ms unused`);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Control routes: `POST`, `GET /__mock/sessions` and `DELETE /__mock/sessions/{id}`, and the check of
+ * a session's create body ({@link checkSessionBody}). The registry itself is the mock's
+ * (`app/sessions.ts`), reached through `ControlDeps.sessions`: a session's own control plane has none,
+ * and its session routes answer 409 `conflict` (sessions are made and ended from outside any session).
+ *
+ * @module
+ */
+import * as z from 'zod';
+import { HttpError } from '../errors.js';
+import { stripUndefined } from '../http/objects.js';
+import { checkSeedSizes } from '../store/seed/limits.js';
+import { SCENE_LIMITS } from '../store/seed/scene.js';
+import { DEFAULT_SIZES } from '../store/state.js';
+import {
+  type CheckedSessionSource,
+  type ControlDeps,
+  type ControlRoute,
+  controlRoute,
+  ok,
+  parseControlBody,
+  type SessionControl,
+} from './route.js';
+import { checkSceneBody } from './scene.js';
+import { SeedSizesBody, SeedValue } from './seed.js';
+
+/** The body of `POST /__mock/sessions`, before the scene's own check. */
+const SessionBody = z.strictObject({
+  seed: SeedValue.optional(),
+  sizes: SeedSizesBody.optional(),
+  scene: z.unknown().optional(),
+});
+
+/**
+ * Checks a session's create body (`POST /__mock/sessions`, `control.createSession`): `seed`, `sizes`
+ * (each within its range, all within the memory budget) or `scene` (checked as `POST /__mock/scene`
+ * checks one; `seed` then seeds what it leaves out), not `scene` with `sizes`.
+ * @throws HttpError 400 `validation_failed` naming the field.
+ */
+export function checkSessionBody(raw: unknown): CheckedSessionSource {
+  const body = parseControlBody(SessionBody, raw);
+  const sizes = body.sizes === undefined ? undefined : stripUndefined(body.sizes);
+  if (body.scene === undefined) {
+    const problem = sizes ? checkSeedSizes({ ...DEFAULT_SIZES, ...sizes }) : undefined;
+    if (problem) throw sessionIssue('sizes', problem.message, 'sizes over the memory budget');
+    return stripUndefined({ seed: body.seed, sizes });
+  }
+  if (sizes !== undefined) {
+    throw sessionIssue(
+      'sizes',
+      'expected no sizes with a scene (a scene says what it holds)',
+      'sizes with a scene',
+    );
+  }
+  const given = body.scene;
+  const withSeed =
+    body.seed !== undefined && typeof given === 'object' && given !== null && !Array.isArray(given)
+      ? { seed: body.seed, ...given }
+      : given;
+  return stripUndefined({ seed: body.seed, scene: checkSceneBody(withSeed) });
+}
+
+/** A 400 for one field of a session body. */
+function sessionIssue(path: string, expected: string, received: string): HttpError {
+  const message = `body.${path}: ${expected}, received ${received}`;
+  return new HttpError(400, 'validation_failed', message, {
+    issues: [{ location: 'body', path, message, expected, received }],
+  });
+}
+
+/** The registry, or 409 inside a session (a session does not make sessions). */
+export function sessionsOf(deps: ControlDeps): SessionControl {
+  if (deps.sessions) return deps.sessions;
+  throw new HttpError(
+    409,
+    'conflict',
+    'sessions are created, listed and ended outside any session: send this request without X-Iacm-Mock-Session',
+  );
+}
+
+/** The session routes. */
+export const sessionsRoutes: readonly ControlRoute[] = [
+  controlRoute({
+    method: 'POST',
+    path: '/__mock/sessions',
+    summary: 'create a session (its own data, journal, faults, clock, tokens): { seed?, sizes?, scene? }',
+    body: checkSessionBody,
+    maxBodyBytes: SCENE_LIMITS.maxBodyBytes,
+    handler: ({ deps, body }) => ok(sessionsOf(deps).create(body), 201),
+  }),
+  controlRoute({
+    method: 'GET',
+    path: '/__mock/sessions',
+    summary: 'the live sessions: { id, createdAt, lastUsedAt }',
+    handler: ({ deps }) => ok(sessionsOf(deps).list()),
+  }),
+  controlRoute({
+    method: 'DELETE',
+    path: '/__mock/sessions/{id}',
+    summary: 'end a session (its pending waits are cancelled)',
+    handler: ({ deps, params }) => {
+      sessionsOf(deps).end(params.id);
+      return ok(undefined, 204);
+    },
+  }),
+];

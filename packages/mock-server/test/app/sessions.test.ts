@@ -1,0 +1,157 @@
+/**
+ * Sessions in process: the registry's bounds (the most sessions, 409 past it; idle ones ended on the
+ * wall clock, injected here), the in-process methods, the control token still required inside a
+ * session, waits cancelled when a session ends, and a default reset that leaves sessions alone.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { MockCore } from '../../src/app/mock.js';
+import { MockSessions, SESSIONS_MEMORY_BUDGET } from '../../src/app/sessions.js';
+import { estimateSeedBytes } from '../../src/store/seed/limits.js';
+import { DEFAULT_SIZES } from '../../src/store/state.js';
+import { expectError, refusal } from '../helpers.js';
+
+const small = { sizes: { workspaces: 4, rules: 1 } };
+
+/** A request to `core` in session `session`. */
+function inSession(core: MockCore, session: string, method: string, path: string, body?: unknown) {
+  return core.handle({
+    method,
+    path,
+    headers: { 'x-iacm-mock-session': session, 'content-type': 'application/json' },
+    body,
+  });
+}
+
+describe('session bounds', () => {
+  it('answers 409 conflict naming the bound for the session past sessions.max', () => {
+    const core = new MockCore({ ...small, sessions: { max: 2 } });
+    core.control.createSession();
+    core.control.createSession();
+    const error = refusal(() => core.control.createSession());
+    expect(error.status).toBe(409);
+    expect(error.code).toBe('conflict');
+    expect(error.message).toContain('at most 2 sessions');
+    expect(error.message).toContain('sessions.max');
+    expect(core.control.sessions()).toHaveLength(2);
+  });
+
+  it('answers 409 before generating a session whose data would pass the sessions memory budget', () => {
+    const core = new MockCore({ ...small, sessions: { max: 10 } });
+    const huge = { sizes: { workspaces: 100_000, events: 1_000_000 } };
+    expect(estimateSeedBytes({ ...DEFAULT_SIZES, ...huge.sizes })).toBeGreaterThan(SESSIONS_MEMORY_BUDGET);
+    const error = refusal(() => core.control.createSession(huge));
+    expect(error.status).toBe(409);
+    expect(error.message).toMatch(
+      /^the sessions' data may take 256 MiB together; 0 MiB are taken and this one would take about \d+ MiB/,
+    );
+    expect(core.control.sessions()).toEqual([]);
+    // Small sessions still fit.
+    core.control.createSession();
+    expect(core.control.sessions()).toHaveLength(1);
+  });
+
+  it('ends a session unused for idleMs of wall time when the registry is next touched', () => {
+    let wall = 1_000_000;
+    const ended: string[] = [];
+    const sessions = new MockSessions<string>(
+      { max: 5, idleMs: 60_000 },
+      (core) => ended.push(core),
+      () => wall,
+    );
+    const a = sessions.create(() => 'a');
+    wall += 30_000;
+    const b = sessions.create(() => 'b');
+    wall += 29_999;
+    expect(sessions.use(a.id)).toBe('a'); // used: its idle time starts again
+    wall += 59_999;
+    expect(sessions.list().map((s) => s.id)).toEqual([a.id]); // b was idle 89,998 ms
+    expect(ended).toEqual(['b']);
+    wall += 1;
+    const error = refusal(() => sessions.use(a.id));
+    expect(error.status).toBe(404);
+    expect(ended).toEqual(['b', 'a']);
+    expect(sessions.size).toBe(0);
+    expect(b.id).toMatch(/^ses_[0-9a-f]{16}$/);
+  });
+
+  it('checks the sessions option against its ranges', () => {
+    expect(() => new MockCore({ sessions: { max: -1 } })).toThrow(
+      'MockOptions sessions.max: expected an integer from 0 to 1000 (sessions), received -1',
+    );
+    expect(() => new MockCore({ sessions: { idleMs: 10 } })).toThrow(/MockOptions sessions\.idleMs/);
+    expect(() => new MockCore({ sessions: { other: 1 } as never })).toThrow(/unknown bound/);
+  });
+});
+
+describe('sessions in process', () => {
+  it('creates, lists and ends sessions; a default reset leaves them', async () => {
+    const core = new MockCore(small);
+    const created = core.control.createSession({ seed: 'other', sizes: { accounts: 2 } });
+    expect(created.id).toMatch(/^ses_[0-9a-f]{16}$/);
+    expect(created.accounts).toHaveLength(2);
+    expect(created.accounts[0]?.accessKey).not.toBe(core.accounts()[0]?.accessKey);
+    core.control.reset();
+    expect(core.control.sessions().map((s) => s.id)).toEqual([created.id]);
+    expect((await inSession(core, created.id, 'GET', '/__mock/accounts')).status).toBe(200);
+    core.control.endSession(created.id);
+    expect(core.control.sessions()).toEqual([]);
+    expect(refusal(() => core.control.endSession(created.id)).status).toBe(404);
+    const bad = refusal(() => core.control.createSession({ sizes: { workspaces: -1 } }));
+    expect(bad.message).toContain('sizes.workspaces');
+  });
+
+  it('starts a session from the mock seed and sizes by default, with its own tokens', async () => {
+    const core = new MockCore({ ...small, seed: 9 });
+    const { id, accounts } = core.control.createSession();
+    expect(accounts.map((a) => a.id)).toEqual(core.accounts().map((a) => a.id));
+    const login = await inSession(core, id, 'POST', '/v2/login', {
+      accessKey: accounts[0]?.accessKey,
+      secretKey: accounts[0]?.secretKey,
+    });
+    expect(login.status).toBe(200);
+    const token = (login.body as { accessToken: string }).accessToken;
+    const outside = await core.handle({
+      method: 'POST',
+      path: '/v2/workspaces/search',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: {},
+    });
+    expectError(outside, 401, 'unauthorized');
+  });
+
+  it('still needs the control token for a session control request, and for an unknown session', async () => {
+    const core = new MockCore({ ...small, controlToken: 'the-token' });
+    const { id } = core.control.createSession();
+    expectError(await inSession(core, id, 'GET', '/__mock/journal'), 403, 'forbidden');
+    expectError(await inSession(core, 'ses_unknown', 'GET', '/__mock/journal'), 403, 'forbidden');
+    const allowed = await core.handle({
+      method: 'GET',
+      path: '/__mock/journal',
+      headers: { 'x-iacm-mock-session': id, authorization: 'Bearer the-token' },
+    });
+    expect(allowed.status).toBe(200);
+  });
+
+  it('cancels the pending waits of a session it ends', async () => {
+    const core = new MockCore(small);
+    const { id } = core.control.createSession();
+    const pending = core.handle({
+      method: 'GET',
+      path: '/__mock/journal/wait',
+      query: { endpoint: 'workspaces.search', timeout: '10000' },
+      headers: { 'x-iacm-mock-session': id },
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    core.control.endSession(id);
+    const res = await pending;
+    expect(res.status).toBe(409);
+    expect((res.body as { message: string }).message).toContain(`the session ${id} was ended`);
+  });
+
+  it('a session core does not make sessions (409)', async () => {
+    const core = new MockCore(small);
+    const { id } = core.control.createSession();
+    expectError(await inSession(core, id, 'GET', '/__mock/sessions'), 409, 'conflict');
+  });
+});
