@@ -55,6 +55,39 @@ export function parseOr400<T extends z.ZodType>(
   return result.data;
 }
 
+/** The most problems a check beyond a schema lists in its issues (the others are counted). */
+export const MAX_LISTED_PROBLEMS = 20;
+
+/** A problem a check beyond a schema found (a reference, a combination): its dotted path, what was expected, what came. */
+export type Problem = readonly [path: string, message: string, received: string];
+
+/**
+ * Problems as body issues named under `root` (`scene.accounts[0].stacks[0].workspace: expected ...,
+ * received ...`); a message already named under `root` (`root.` or `root:` first) is kept whole. At
+ * most {@link MAX_LISTED_PROBLEMS}, then one issue counting the others. {@link validationError} makes
+ * them the 400.
+ */
+export function problemIssues(problems: readonly Problem[], root: string): FieldIssue[] {
+  const label = (path: string) => `${root}${path ? `.${path}` : ''}`;
+  const whole = (message: string) => message.startsWith(`${root}.`) || message.startsWith(`${root}:`);
+  const issues: FieldIssue[] = problems.slice(0, MAX_LISTED_PROBLEMS).map(([path, message, received]) => ({
+    location: 'body',
+    path,
+    message: whole(message) ? message : `${label(path)}: ${message}, received ${received}`,
+    received,
+  }));
+  if (problems.length > MAX_LISTED_PROBLEMS) {
+    const more = problems.length - MAX_LISTED_PROBLEMS;
+    issues.push({
+      location: 'body',
+      path: '',
+      message: `${root}: ${more} more problem${more > 1 ? 's' : ''} not listed`,
+      received: `${more} more`,
+    });
+  }
+  return issues;
+}
+
 /** A 404 for a record that does not exist in the caller's account. */
 export function notFound(kind: string, id: string): HttpError {
   const shown = clip(id, 40);

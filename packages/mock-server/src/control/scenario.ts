@@ -7,14 +7,8 @@
  * @module
  */
 import { zodIssues } from '@iacm/sdk/contract';
-import {
-  type CheckedScenario,
-  checkTimeline,
-  SCENARIO_LIMITS,
-  ScenarioShape,
-  type TimelineProblem,
-} from '../domain/scenario.js';
-import { HttpError } from '../errors.js';
+import { type CheckedScenario, checkTimeline, SCENARIO_LIMITS, ScenarioShape } from '../domain/scenario.js';
+import { HttpError, MAX_LISTED_PROBLEMS, problemIssues, validationError } from '../errors.js';
 import { type ControlRoute, controlRoute, ok } from './route.js';
 import { checkSceneBody } from './scene.js';
 
@@ -28,15 +22,6 @@ type ScenarioIssue = {
 };
 
 /** The most problems one check lists (the rest are counted). */
-const MAX_PROBLEMS = 20;
-
-/** The 400 of a scenario's issues: the first one's message (and how many more), every issue listed. */
-function scenarioError(issues: ScenarioIssue[]): HttpError {
-  const [first] = issues;
-  const more = issues.length - 1;
-  const message = `${first?.message ?? 'scenario: invalid'}${more > 0 ? ` (and ${more} more issue${more > 1 ? 's' : ''})` : ''}`;
-  return new HttpError(400, 'validation_failed', message, { issues });
-}
 
 /** The scene's 400, its paths and messages put under `scenario.scene`. */
 function sceneUnderScenario(error: HttpError): HttpError {
@@ -50,7 +35,7 @@ function sceneUnderScenario(error: HttpError): HttpError {
   if (issues.length === 0) {
     issues.push({ location: 'body', path: 'scene', message: `scenario.${error.message}`, received: 'scene' });
   }
-  return scenarioError(issues);
+  return validationError(issues);
 }
 
 /**
@@ -66,8 +51,8 @@ export function checkScenarioBody(input: unknown): CheckedScenario {
   const label = (where: string) => `scenario${where ? `.${where}` : ''}`;
   const parsed = ScenarioShape.safeParse(input);
   if (!parsed.success) {
-    const issues = zodIssues(parsed.error, input, { label, max: MAX_PROBLEMS });
-    throw scenarioError(issues.map((issue) => ({ location: 'body' as const, ...issue })));
+    const issues = zodIssues(parsed.error, input, { label, max: MAX_LISTED_PROBLEMS });
+    throw validationError(issues.map((issue) => ({ location: 'body' as const, ...issue })));
   }
   let scene: CheckedScenario['scene'];
   try {
@@ -77,29 +62,8 @@ export function checkScenarioBody(input: unknown): CheckedScenario {
     throw error;
   }
   const { steps, problems } = checkTimeline(parsed.data.timeline, scene);
-  if (problems.length > 0) throw scenarioError(listed(problems, label));
+  if (problems.length > 0) throw validationError(problemIssues(problems, 'scenario'));
   return { scene, timeline: steps };
-}
-
-/** The problems as issues: at most {@link MAX_PROBLEMS}, then one saying how many more. */
-function listed(problems: TimelineProblem[], label: (where: string) => string): ScenarioIssue[] {
-  const issues: ScenarioIssue[] = problems.slice(0, MAX_PROBLEMS).map(([path, message, received]) => ({
-    location: 'body',
-    path,
-    // A payload's issue is already whole (zod's, labelled); the others read "path: expected..., received ...".
-    message: message.startsWith('scenario.') ? message : `${label(path)}: ${message}, received ${received}`,
-    received,
-  }));
-  if (problems.length > MAX_PROBLEMS) {
-    const more = problems.length - MAX_PROBLEMS;
-    issues.push({
-      location: 'body',
-      path: '',
-      message: `scenario: ${more} more problem${more > 1 ? 's' : ''} not listed`,
-      received: `${more} more`,
-    });
-  }
-  return issues;
 }
 
 /** The scenario route. */

@@ -9,7 +9,7 @@
 import { zodIssues } from '@iacm/sdk/contract';
 import { webhookUrlProblem } from '../domain/webhook-url.js';
 import { IntegrationCreateBody } from '../domain/webhooks.js';
-import { HttpError } from '../errors.js';
+import { validationError } from '../errors.js';
 import { type CheckedScene, checkScene, SCENE_LIMITS } from '../store/seed/scene.js';
 import { type ControlRoute, controlRoute, ok } from './route.js';
 
@@ -61,16 +61,7 @@ function webhookIssues(scene: CheckedScene): SceneIssue[] {
 export function checkSceneBody(input: unknown): CheckedScene {
   const scene = checkScene(input);
   const issues = webhookIssues(scene);
-  const [first] = issues;
-  if (first) {
-    const more = issues.length - 1;
-    throw new HttpError(
-      400,
-      'validation_failed',
-      `${first.message}${more > 0 ? ` (and ${more} more issue${more > 1 ? 's' : ''})` : ''}`,
-      { issues },
-    );
-  }
+  if (issues.length > 0) throw validationError(issues);
   return scene;
 }
 

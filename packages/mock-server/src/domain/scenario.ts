@@ -9,8 +9,10 @@
  *
  * @module
  */
+
 import { WebhookPayload, WorkspaceLabelsBody, zodIssues } from '@iacm/sdk/contract';
 import * as z from 'zod';
+import type { Problem } from '../errors.js';
 import { type CheckedScene, SCENE_LIMITS, type Scene } from '../store/seed/scene.js';
 import { DEFAULT_SIZES } from '../store/state.js';
 import { type CheckedFinding, FindingBody, type FindingInput } from './findings.js';
@@ -204,7 +206,7 @@ export interface CheckedScenario {
 }
 
 /** A problem of a timeline: where (`timeline[3].simulateRun.workspace`), what was expected, what came. */
-export type TimelineProblem = [path: string, message: string, received: string];
+export type TimelineProblem = Problem;
 
 /** A name as a message shows it: quoted, at most 60 characters. */
 const shown = (name: string) => JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);

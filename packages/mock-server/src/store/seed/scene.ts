@@ -30,7 +30,7 @@ import {
   zodIssues,
 } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import { HttpError } from '../../errors.js';
+import { MAX_LISTED_PROBLEMS, type Problem, problemIssues, validationError } from '../../errors.js';
 import { SEED_RANGE, SEED_TEXT_LENGTH } from './limits.js';
 
 /**
@@ -322,9 +322,6 @@ export interface SceneWebhook {
 /** A scene once {@link checkScene} checked it. */
 export type CheckedScene = z.output<typeof SceneSchema>;
 
-/** A problem of a scene: where (`accounts[0].stacks[1].workspace`) and what. */
-type Problem = [path: string, message: string, received: string];
-
 const at = (...parts: Array<string | number>) =>
   parts.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 
@@ -541,9 +538,6 @@ function recordCount(scene: CheckedScene): number {
   return count;
 }
 
-/** The most problems one check lists (the rest are counted). */
-const MAX_PROBLEMS = 20;
-
 /**
  * Checks a scene before anything changes, the one check of `createMockServer({ scene })`,
  * `control.scene` and `POST /__mock/scene`: its shape by the strict contract (unknown members,
@@ -559,8 +553,8 @@ export function checkScene(input: unknown): CheckedScene {
   const label = (where: string) => `scene${where ? `.${where}` : ''}`;
   const parsed = SceneSchema.safeParse(input);
   if (!parsed.success) {
-    const issues = zodIssues(parsed.error, input, { label, max: MAX_PROBLEMS });
-    throw sceneError(issues.map((issue) => ({ location: 'body' as const, ...issue })));
+    const issues = zodIssues(parsed.error, input, { label, max: MAX_LISTED_PROBLEMS });
+    throw validationError(issues.map((issue) => ({ location: 'body' as const, ...issue })));
   }
   const scene = parsed.data;
   const problems = (scene.accounts ?? []).flatMap((account, a) => accountProblems(account, a));
@@ -575,34 +569,8 @@ export function checkScene(input: unknown): CheckedScene {
   if (records > SCENE_LIMITS.records) {
     problems.push(['', `expected at most ${SCENE_LIMITS.records} records in a scene`, `${records} records`]);
   }
-  if (problems.length > 0) {
-    const listed = problems.slice(0, MAX_PROBLEMS).map(([path, message, received]) => ({
-      location: 'body' as const,
-      path,
-      message: `${label(path)}: ${message}, received ${received}`,
-      received,
-    }));
-    if (problems.length > MAX_PROBLEMS) {
-      const more = problems.length - MAX_PROBLEMS;
-      listed.push({
-        location: 'body',
-        path: '',
-        message: `scene: ${more} more problem${more > 1 ? 's' : ''} not listed`,
-        received: `${more} more`,
-      });
-    }
-    throw sceneError(listed);
-  }
+  if (problems.length > 0) throw validationError(problemIssues(problems, 'scene'));
   return scene;
-}
-
-function sceneError(
-  issues: Array<{ location: 'body'; path: string; message: string; received: string }>,
-): HttpError {
-  const [first] = issues;
-  const more = issues.length - 1;
-  const message = `${first?.message ?? 'scene: invalid'}${more > 0 ? ` (and ${more} more issue${more > 1 ? 's' : ''})` : ''}`;
-  return new HttpError(400, 'validation_failed', message, { issues });
 }
 
 /**
