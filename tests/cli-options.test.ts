@@ -268,6 +268,24 @@ describe('--state', () => {
   });
 });
 
+describe('--max-sessions, --session-idle, --clock', () => {
+  it('reads the sessions bounds and the clock', () => {
+    const options = serve(['--max-sessions', '4', '--session-idle', '60000', '--clock', 'manual']);
+    expect(options.sessions).toEqual({ max: 4, idleMs: 60000 });
+    expect(options.manualClock).toBe(true);
+    expect(serve([]).sessions).toBeUndefined();
+    expect(serve(['--clock', 'real']).manualClock).toBeUndefined();
+  });
+
+  it.each([
+    [['--max-sessions', '1001'], /^--max-sessions /],
+    [['--session-idle', '999'], /^--session-idle /],
+    [['--clock', 'fast'], /^--clock expects real or manual, received "fast"$/],
+  ])('refuses %j', (argv, message) => {
+    expect(usageError(argv)).toMatch(message);
+  });
+});
+
 describe('--scene', () => {
   const scene = JSON.stringify({ accounts: [{ name: 'Acme', workspaces: [{ name: 'payments-prod' }] }] });
 

@@ -305,6 +305,23 @@ describe('iacm-mock CLI (the built bin, as a real process)', () => {
     expect((await login(again, keys.accessKey, keys.secretKey)).status).toBe(200);
   });
 
+  it('--clock manual: the clock stands at the start until moved, and a reset returns to it', async () => {
+    const mock = run(['--port', '0', '--clock', 'manual', '--quiet']);
+    const url = await mock.url();
+    const now = async () =>
+      Date.parse(((await (await fetch(`${url}/__mock/clock`)).json()) as { now: string }).now);
+    const start = await now();
+    const moved = await fetch(`${url}/__mock/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceMs: 60_000 }),
+    });
+    expect(moved.status).toBe(200);
+    expect(await now()).toBe(start + 60_000);
+    await fetch(`${url}/__mock/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(await now()).toBe(start);
+  });
+
   it('starts from a scene file, and a reset returns to it', async () => {
     const path = file(
       'scene.json',

@@ -1,9 +1,4 @@
 #!/usr/bin/env node
-/**
- * `iacm-mock`: runs the standalone mock server.
- *
- * @packageDocumentation
- */
 import {
   DEMO_KEYS,
   JOURNAL_MAXIMA,
@@ -17,6 +12,12 @@ import {
 import { DEFAULT_SERVER_TIMEOUTS, listen, type RunningMockServer, UnsafeBindError } from './adapters/node.js';
 import { seedProgressPrinter, startNotice } from './adapters/progress.js';
 import { RequestLog } from './adapters/request-log.js';
+/**
+ * `iacm-mock`: runs the standalone mock server.
+ *
+ * @packageDocumentation
+ */
+import { DEFAULT_SESSION_BOUNDS, SESSION_RANGES } from './app/sessions.js';
 import { isLoopbackHost } from './pipeline/host.js';
 import { DEFAULT_JOURNAL_LIMIT, DEFAULT_JOURNAL_MAX_BYTES } from './pipeline/journal.js';
 import { SERVICE_RATE_LIMIT } from './pipeline/rate-limit.js';
@@ -57,6 +58,10 @@ Options:
   --no-control             serve no control plane (/__mock answers 404)
   --allowed-host <name>    accept this Host header too (repeatable; DNS-rebinding guard)
   --trust-proxy            count the rate limit by the last X-Forwarded-For entry (behind one reverse proxy)
+  --max-sessions <n>       sessions (X-Iacm-Mock-Session) at a time, 0 to ${SESSION_RANGES.max.max} (default ${DEFAULT_SESSION_BOUNDS.max})
+  --session-idle <ms>      a session unused this long (wall time) ends (default ${DEFAULT_SESSION_BOUNDS.idleMs})
+  --clock <real|manual>    real (default): the mock's clock runs; manual: it stands at the start instant
+                           until POST /__mock/clock moves it (timed runs and scenarios then wait for it)
   --journal-limit <n>      requests the journal keeps, 0 to ${JOURNAL_MAXIMA.limit} (default ${DEFAULT_JOURNAL_LIMIT})
   --journal-max-bytes <n>  bytes the journal keeps (default ${DEFAULT_JOURNAL_MAX_BYTES}, 16 MiB)
   --headers-timeout <ms>   time to send a request's headers (default ${DEFAULT_SERVER_TIMEOUTS.headersTimeoutMs})
@@ -242,6 +247,9 @@ async function main(argv: string[]): Promise<void> {
       ...(options.trustProxy ? { trustProxy: true } : {}),
       allowedHosts: options.allowedHosts,
       ...(options.journalLimit !== undefined ? { journalLimit: options.journalLimit } : {}),
+      ...(options.sessions ? { sessions: options.sessions } : {}),
+      // A manual clock stands at the start instant: only POST /__mock/clock moves it, and reset returns to it.
+      ...(options.manualClock ? { clock: manualClock(Date.now()) } : {}),
       ...(options.journalMaxBytes !== undefined ? { journalMaxBytes: options.journalMaxBytes } : {}),
       ...options.timeouts,
       ...(log ? { onRequest: (request) => log.log(request) } : {}),
@@ -276,6 +284,11 @@ async function main(argv: string[]): Promise<void> {
   }
   if (stopping) return;
   process.stdout.write(`${banner(server, options)}\n`);
+}
+
+/** A clock that stands at `start`: the mock's clock then moves only when told to. */
+function manualClock(start: number): () => number {
+  return () => start;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { SESSION_RANGES } from '../app/sessions.js';
 import { checkScenarioBody } from '../control/scenario.js';
 import { checkSceneBody } from '../control/scene.js';
 import { StateSchema } from '../control/state.js';
@@ -96,6 +97,10 @@ export interface ServeOptions {
   trustProxy: boolean;
   /** More `Host` names to accept (`--allowed-host`, repeatable). */
   allowedHosts: string[];
+  /** The sessions' bounds (`--max-sessions`, `--session-idle`). */
+  sessions?: { max?: number; idleMs?: number };
+  /** `--clock manual`: the mock's clock stands at the start instant until moved (`POST /__mock/clock`). */
+  manualClock?: boolean;
   /** The journal's bounds (`--journal-limit`, `--journal-max-bytes`). */
   journalLimit?: number;
   /** See `journalLimit`. */
@@ -273,6 +278,9 @@ export function parseCommandLine(
         'trust-proxy': { type: 'boolean' },
         'allowed-host': { type: 'string', multiple: true },
         'journal-limit': { type: 'string' },
+        'max-sessions': { type: 'string' },
+        'session-idle': { type: 'string' },
+        clock: { type: 'string' },
         'journal-max-bytes': { type: 'string' },
         'headers-timeout': { type: 'string' },
         'request-timeout': { type: 'string' },
@@ -393,6 +401,21 @@ export function parseCommandLine(
         `--allowed-host expects a host name or address (no port, no scheme), received ${quote(name)}`,
       );
   }
+  const sessions: NonNullable<ServeOptions['sessions']> = {};
+  const maxSessions = str('max-sessions');
+  if (maxSessions !== undefined)
+    sessions.max = wholeNumber('max-sessions', maxSessions, SESSION_RANGES.max.min, SESSION_RANGES.max.max);
+  const sessionIdle = str('session-idle');
+  if (sessionIdle !== undefined)
+    sessions.idleMs = wholeNumber(
+      'session-idle',
+      sessionIdle,
+      SESSION_RANGES.idleMs.min,
+      SESSION_RANGES.idleMs.max,
+    );
+  const clock = str('clock') ?? 'real';
+  if (clock !== 'real' && clock !== 'manual')
+    throw new UsageError(`--clock expects real or manual, received ${quote(clock)}`);
   const journalText = str('journal-limit');
   const journalLimit =
     journalText === undefined
@@ -455,6 +478,8 @@ export function parseCommandLine(
       noControl,
       trustProxy: values['trust-proxy'] === true,
       allowedHosts,
+      ...(Object.keys(sessions).length > 0 ? { sessions } : {}),
+      ...(clock === 'manual' ? { manualClock: true } : {}),
       ...(journalLimit !== undefined ? { journalLimit } : {}),
       ...(journalMaxBytes !== undefined ? { journalMaxBytes } : {}),
       timeouts,
