@@ -30,6 +30,24 @@ export async function loginToken(
   return (res.body as { accessToken: string }).accessToken;
 }
 
+/**
+ * `POST /v2/workspaces/search` of the primary account of `core`, with `headers` added, as the node:http
+ * adapter hands it over: `Prefer: code=` only with control access (`preferHeader: 'control'`).
+ */
+export async function searchOverHttp(core: MockCore) {
+  const token = await loginToken(core);
+  return (headers: Record<string, string>) =>
+    core.handle(
+      {
+        method: 'POST',
+        path: '/v2/workspaces/search',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
+        body: {},
+      },
+      { preferHeader: 'control' },
+    );
+}
+
 /** A core with a clock tests can move, logged in as the primary and the second account. */
 export async function setup(options: MockOptions = {}) {
   let now = Date.UTC(2026, 0, 15, 12, 0, 0, 0);

@@ -6,26 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
 import type { JournalEntry } from '../../src/pipeline/journal.js';
-import { expectError, loginToken } from '../helpers.js';
+import { expectError, searchOverHttp } from '../helpers.js';
 
 const TOKEN = 'control-token-for-prefer-journal-0123456789';
 const REASON = 'over HTTP, Prefer: code= needs an open control plane or the X-Iacm-Mock-Control-Token header';
 
 async function mockWithToken() {
   const core = new MockCore({ sizes: { workspaces: 3, events: 10 }, controlToken: TOKEN });
-  const token = await loginToken(core);
-  // As the node:http adapter asks: Prefer only with control access.
-  const search = (headers: Record<string, string>) =>
-    core.handle(
-      {
-        method: 'POST',
-        path: '/v2/workspaces/search',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
-        body: {},
-      },
-      { preferHeader: 'control' },
-    );
-  return { core, search };
+  return { core, search: await searchOverHttp(core) };
 }
 
 describe('an ignored Prefer: code= in the journal', () => {

@@ -9,7 +9,7 @@ import { endpointErrorStatuses, endpointList } from '@iacm/sdk/contract';
 import { buildOpenApiDocument } from '@iacm/sdk/openapi';
 import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
-import { expectError, loginToken, setup } from '../helpers.js';
+import { expectError, loginToken, searchOverHttp, setup } from '../helpers.js';
 
 const TOKEN = 'control-token-for-prefer-tests-0123456789';
 
@@ -82,16 +82,7 @@ describe('Prefer: code=<status>', () => {
   it("is over HTTP ('control'): ignored without the control token when one is set, honoured with it", async () => {
     const core = new MockCore({ sizes: { workspaces: 3, events: 10 }, controlToken: TOKEN });
     const token = await loginToken(core);
-    const ask = (headers: Record<string, string>) =>
-      core.handle(
-        {
-          method: 'POST',
-          path: '/v2/workspaces/search',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
-          body: {},
-        },
-        { preferHeader: 'control' },
-      );
+    const ask = await searchOverHttp(core);
     const ignored = await ask({ prefer: 'code=429' });
     expect(ignored.status).toBe(200);
     expect(ignored.headers['x-iacm-mock-prefer']).toContain('ignored');
