@@ -27,11 +27,12 @@ const BENCHMARKS = {
   P5: './p5-receiver.mjs',
   P6: './p6-bundle.mjs',
   FA: './fa-first-answer.mjs',
+  SE: './se-sessions.mjs',
 };
 
 const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
 
-  --only <ids>          run only these, comma-separated: ${Object.keys(BENCHMARKS).join(', ')} (FA: createMockServer() time to first answer)
+  --only <ids>          run only these, comma-separated: ${Object.keys(BENCHMARKS).join(', ')} (FA: createMockServer() time to first answer; SE: a session's memory and creation time)
   --smoke               reduced sizes and 50 requests per row; checks that every row produces a figure
   --requests <n>        measured requests per row (default 500; smoke 50)
   --warmup <n>          warm-up requests per row, not measured (default 20; smoke 10)

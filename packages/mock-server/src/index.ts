@@ -57,6 +57,7 @@ export { FindingBody, type FindingInput, type StackFindings } from './domain/fin
 export type { PlanChange, PlanContent, PolicyFinding, RunScope } from './domain/plan.js';
 export { DEFAULT_RETENTION, RETENTION_RANGES, type RetentionBounds } from './domain/retention.js';
 export {
+  MAX_LISTED_SKIPS,
   parseScenarioAt,
   SCENARIO_LIMITS,
   type Scenario,
@@ -66,8 +67,10 @@ export {
   type ScenarioFindingStep,
   type ScenarioLabelsStep,
   type ScenarioNotifyStep,
+  type ScenarioProgress,
   type ScenarioRunStep,
   type ScenarioStep,
+  type SkippedStep,
 } from './domain/scenario.js';
 export {
   PlanContentSchema,

@@ -25,7 +25,7 @@ import { DEFAULT_ACCOUNT_LIMITS } from '../src/domain/caps.js';
 import { MIN_RETRY_DELAY_MS } from '../src/domain/delivery-policy.js';
 import { MAX_EVENT_ATTRIBUTE_LENGTH } from '../src/domain/events.js';
 import { DEFAULT_RETENTION } from '../src/domain/retention.js';
-import { SCENARIO_LIMITS } from '../src/domain/scenario.js';
+import { MAX_LISTED_SKIPS, SCENARIO_LIMITS } from '../src/domain/scenario.js';
 import { TIMED_RUN_LIMITS } from '../src/domain/timed-runs.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../src/pipeline/body.js';
 import { CLOCK_ADVANCE_RANGE, CLOCK_RANGE } from '../src/pipeline/clock.js';
@@ -47,6 +47,7 @@ import { COMPACT_AFTER_HOLES, EventLog } from '../src/store/event-log.js';
 import { RUN_CACHE_WORKSPACES } from '../src/store/runs.js';
 import { SIZE_MAXIMA } from '../src/store/seed/limits.js';
 import { SCENE_LIMITS } from '../src/store/seed/scene.js';
+import { TEMPLATE_CACHE_KEYS, TEMPLATE_MAX_EVENTS } from '../src/store/template.js';
 
 const doc = readFileSync(new URL('../../../docs/security.md', import.meta.url), 'utf8');
 const n = (value: number) => value.toLocaleString('en-US');
@@ -81,6 +82,9 @@ describe('docs/security.md matches the code', () => {
       `\`sessions.max\` 0 to ${n(SESSION_RANGES.max.max)} live at a time, default ${DEFAULT_SESSION_BOUNDS.max}`,
     ],
     ['sessions memory', `within ${kib(SESSIONS_MEMORY_BUDGET)} by the seed's estimate`],
+    ['shared data keys', `at most ${TEMPLATE_CACHE_KEYS} keys (\`TEMPLATE_CACHE_KEYS\`)`],
+    ['shared data events', `never for more than ${n(TEMPLATE_MAX_EVENTS)} events in the primary account`],
+    ['scenario skips listed', `the first ${MAX_LISTED_SKIPS} listed by \`GET /__mock/scenario\``],
     ['timed runs', `${n(TIMED_RUN_LIMITS.maxInFlight)} over all accounts`],
     ['waits pending', `${n(WAIT_LIMITS.maxWaiters)} at once`],
     ['wait default', `${n(WAIT_LIMITS.defaultTimeoutMs)} by default, on real timers`],

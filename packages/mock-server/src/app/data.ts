@@ -9,14 +9,23 @@
 import type { DomainServices } from '../domain/simulate.js';
 import { IdFactory } from '../store/ids.js';
 import { Random } from '../store/random.js';
-import { generateLazyState, generateSceneState } from '../store/seed.js';
+import { generateLazyState, generateSceneState, seedProgressTotal } from '../store/seed.js';
 import type { MockState } from '../store/state.js';
 import { type SeededParts, Store } from '../store/store.js';
+import { DataTemplate, sceneKey, seedKey, TEMPLATE_MAX_EVENTS, templateFor } from '../store/template.js';
 import type { KeyPairs } from './key-pairs.js';
 import type { DataSource } from './options.js';
 
 /** The first build number of a simulated run, less one. */
 const FIRST_BUILD = 9_000_000_000;
+
+/**
+ * The key of generated data in the template cache (`store/template.ts`): its seed and sizes, or its
+ * scene.
+ */
+export function dataKey(source: Exclude<DataSource, { snapshot: string }>): string {
+  return 'scene' in source ? sceneKey(source.scene) : seedKey(source.seed, source.sizes);
+}
 
 /** The store and its run-time generators; `load` and `install` replace them together. */
 export class MockData {
@@ -27,6 +36,8 @@ export class MockData {
   /** Ids of records created at run time (the seed's generator, with its own stream). */
   #ids!: { factory: IdFactory; random: Random };
   #buildCount = 0;
+  /** The template the current data was made from (held, so that it stays cached while used). */
+  #template: DataTemplate | undefined;
 
   /**
    * @param keyPairs gives each installed state its accounts' key pairs.
@@ -39,30 +50,59 @@ export class MockData {
     private readonly onSeedProgress?: ((done: number, total: number) => void) | undefined,
   ) {}
 
-  /** Loads a seed and sizes (generated lazily) or a snapshot (kept as JSON: fresh records each load). */
+  /**
+   * Loads a seed and sizes (generated lazily), a scene, or a snapshot (kept as JSON: fresh records
+   * each load). Generated data already in memory is shared, not generated again (then its progress
+   * is reported once, done).
+   */
   load(source: DataSource): void {
     if ('snapshot' in source) {
       this.install(JSON.parse(source.snapshot) as MockState);
       return;
     }
+    // Generated data is made once per process and shared, copied on write (`store/template.ts`): a
+    // reset, a session or another mock of the same seed and sizes (or scene) makes only its containers.
+    // A scene's data is generated, so its key pairs are a seed's (test fixtures on loopback).
     if ('scene' in source) {
-      // A scene's data is generated, so its key pairs are a seed's (test fixtures on loopback).
-      this.#install(this.keyPairs.apply(generateSceneState(source.scene), false));
-      return;
+      this.#template = templateFor(dataKey(source), () => new DataTemplate(generateSceneState(source.scene)));
+    } else {
+      const generate = () => {
+        const { state, runs, events } = generateLazyState({
+          seed: source.seed,
+          sizes: source.sizes,
+          onProgress: this.onSeedProgress,
+        });
+        return {
+          state,
+          seeded: state.accounts.map((_, index) => ({ runs: runs[index], events: events[index] })),
+        };
+      };
+      if (source.sizes.events > TEMPLATE_MAX_EVENTS) {
+        // Too many events to share (see TEMPLATE_MAX_EVENTS): generated for this load alone.
+        this.#template = undefined;
+        const { state, seeded } = generate();
+        this.#install(this.keyPairs.apply(state, false), seeded);
+        return;
+      }
+      let generated = false;
+      this.#template = templateFor(dataKey(source), () => {
+        generated = true;
+        const { state, seeded } = generate();
+        return new DataTemplate(state, seeded);
+      });
+      // Data already generated is ready at once: told as one step to the end.
+      if (!generated && this.onSeedProgress) {
+        const total = seedProgressTotal(source.sizes);
+        this.onSeedProgress(total, total);
+      }
     }
-    const { state, runs, events } = generateLazyState({
-      seed: source.seed,
-      sizes: source.sizes,
-      onProgress: this.onSeedProgress,
-    });
-    this.#install(
-      this.keyPairs.apply(state, false),
-      state.accounts.map((_, index) => ({ runs: runs[index], events: events[index] })),
-    );
+    const { state, seeded } = this.#template.instance();
+    this.#install(this.keyPairs.apply(state, false), seeded);
   }
 
   /** Installs a checked snapshot (its key pairs as `keyPairs` says for a snapshot). */
   install(state: MockState): void {
+    this.#template = undefined;
     this.#install(this.keyPairs.apply(state, true));
   }
 

@@ -50,7 +50,8 @@ import { Random } from '../store/random.js';
 import { estimateSeedBytes } from '../store/seed/limits.js';
 import { DEFAULT_SEED, DEFAULT_SIZES, type MockAccount } from '../store/state.js';
 import type { Store } from '../store/store.js';
-import { MockData } from './data.js';
+import { hasTemplate } from '../store/template.js';
+import { dataKey, MockData } from './data.js';
 import { KeyPairs } from './key-pairs.js';
 import { type DataSource, type MockOptions, type StartConfiguration, startConfiguration } from './options.js';
 import { RESET_STAGES, type ResetStage, type Resettable } from './reset.js';
@@ -58,6 +59,23 @@ import { randomHex } from './secrets.js';
 import { MockSessions, SESSION_HEADER } from './sessions.js';
 
 export type { MockOptions } from './options.js';
+
+/**
+ * The memory a new session's data is estimated to take (`estimateSeedBytes`): the whole estimate
+ * when its data is generated, a twentieth (its own containers) when data generated before is in
+ * memory and shared with it (`store/template.ts`). A scene's data is its records and the default
+ * sizes around them (its records are bounded).
+ */
+function sessionBytes(options: MockOptions): number {
+  const sizes = { ...DEFAULT_SIZES, ...(options.scene ? {} : options.sizes) };
+  const estimate = estimateSeedBytes(sizes);
+  const data = startConfiguration(options).data;
+  const shared = !('snapshot' in data) && hasTemplate(dataKey(data));
+  return shared ? Math.ceil(estimate / SHARED_DATA_FRACTION) : estimate;
+}
+
+/** What part of its estimate a session's data takes when it shares data generated before: 1/20. */
+const SHARED_DATA_FRACTION = 20;
 
 /** Marks the options of a session's core (module-private: a session does not make sessions). */
 const IN_SESSION: unique symbol = Symbol('iacm-mock-session');
@@ -276,6 +294,7 @@ export class MockCore {
         this.#installSceneWebhooks({ scene });
       },
       sessions: this.#sessionControl(),
+      scenarioProgress: () => settled(() => this.#scenario.progress()),
       play: (scenario) => {
         // As `setScene`, then the timeline from the clock's now; a reset returns to the start data.
         this.#data.load({ scene: scenario.scene });
@@ -293,9 +312,7 @@ export class MockCore {
     return {
       create: (source) => {
         const options = this.#sessionOptions(source);
-        // A scene's data is its records and the default sizes around them (its records are bounded).
-        const sizes = { ...DEFAULT_SIZES, ...(options.scene ? {} : options.sizes) };
-        const { id, core } = sessions.create(() => new MockCore(options), estimateSeedBytes(sizes));
+        const { id, core } = sessions.create(() => new MockCore(options), sessionBytes(options));
         return { id, accounts: core.accounts() };
       },
       list: () => sessions.list(),
@@ -385,9 +402,9 @@ export class MockCore {
   /**
    * Applies one step of a scenario at its instant, with the domain functions the control plane and
    * the API use. A step that no longer applies (its workspace or stack deleted through the API, a
-   * bound full: an `HttpError`) is skipped.
+   * bound full: an `HttpError`) is skipped: the answer says why (the scenario's progress lists it).
    */
-  #applyStep(step: PlayedStep, at: number): void {
+  #applyStep(step: PlayedStep, at: number): string | undefined {
     this.#stepAt = at;
     try {
       const accounts = [step.account];
@@ -398,12 +415,15 @@ export class MockCore {
         recordFindingOnStack(accounts, step.stackId, step.finding, this.#events);
       } else if (step.kind === 'labels') {
         const workspace = step.account.workspaces.get(step.workspaceId);
-        if (workspace) setWorkspaceLabels(step.account, workspace, step.labels, this.#domain);
+        if (!workspace) return `the workspace ${step.workspaceId} no longer exists`;
+        setWorkspaceLabels(step.account, workspace, step.labels, this.#domain);
       } else {
         queueNotification(this.store, step.notification, this.#events);
       }
+      return undefined;
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
+      return `${error.status} ${error.code}: ${error.message}`;
     } finally {
       this.#stepAt = undefined;
     }

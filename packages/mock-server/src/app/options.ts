@@ -79,7 +79,9 @@ export interface MockOptions {
   /**
    * Called while data is generated (at the start, and again on `reset()` and `seed()`), for a
    * progress display: `done` of `total` workspaces and events are generated (as `generateState`'s
-   * `onProgress`: every 5,000, then `total` of `total`). Not called for a snapshot (`state`).
+   * `onProgress`: every 5,000, then `total` of `total`). Data already in memory (the same seed and
+   * sizes, a reset) is not generated again: told once, `total` of `total`. Not called for a snapshot
+   * (`state`).
    */
   onSeedProgress?: (done: number, total: number) => void;
   /** Key pair of the primary account, replacing the generated one. */

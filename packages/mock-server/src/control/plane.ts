@@ -49,10 +49,12 @@ export function createControlPlane(core: CoreView, deps: ControlDeps): ControlPl
       deps.reset();
     },
     seed: (seed, sizes = {}) => reseed(deps, parseControlBody(SeedBody, { seed, sizes })),
-    getState: () => core.store.toState(),
+    // The caller's own copy: the mock's records are shared (and frozen) between stores.
+    getState: () => structuredClone(core.store.toState()),
     setState: (state) => deps.setState(checkSnapshot(state)),
     scene: (scene) => deps.setScene(checkSceneBody(scene)),
     play: (scenario) => deps.play(checkScenarioBody(scenario)),
+    scenarioProgress: () => deps.scenarioProgress(),
     accounts: () => core.accounts(),
     journal: (limit) => deps.journal.list(journalListingLimit(limit)),
     clearJournal: () => deps.journal.clear(),

@@ -12,7 +12,7 @@ import type { GuardrailEvaluation } from '../domain/evaluate.js';
 import type { OutboxEntry } from '../domain/events.js';
 import type { CheckedFinding, FindingInput } from '../domain/findings.js';
 import type { CheckedNotification } from '../domain/notify.js';
-import type { CheckedScenario, Scenario, ScenarioAnswer } from '../domain/scenario.js';
+import type { CheckedScenario, Scenario, ScenarioAnswer, ScenarioProgress } from '../domain/scenario.js';
 import type { CheckedSimulatedRun, RunTimingInput, SimulatedRunInput } from '../domain/simulate.js';
 import type { TimedRunAnswer } from '../domain/timed-runs.js';
 import type { DeliveryAttempt, DeliveryPolicy, IntegrationView, WebhookHub } from '../domain/webhooks.js';
@@ -40,7 +40,10 @@ export interface ControlPlane {
   reset(): void;
   /** Generates new data from a seed and sizes (until the next reset, which returns to the start data). */
   seed(seed: number | string, sizes?: Partial<SeedSizes>): void;
-  /** A JSON snapshot of the whole state. */
+  /**
+   * A JSON snapshot of the whole state: the caller's own copy (change it freely, and load it with
+   * `setState`); nothing in it is shared with the mock.
+   */
   getState(): MockState;
   /** Replaces the whole state with a snapshot (validated record by record); reset returns to the start data. */
   setState(state: unknown): void;
@@ -62,6 +65,13 @@ export interface ControlPlane {
    * they fall. See `docs/testing-with-the-mock.md`, "Scenarios".
    */
   play(scenario: Scenario): ScenarioAnswer;
+  /**
+   * How far the scenario being played has gone (`GET /__mock/scenario`): `{ status: 'none' }` when none
+   * was played since the data was last replaced; otherwise `playing` or `finished`, with the steps
+   * applied, pending and skipped (the first 100 listed with their position, instant and reason: a
+   * step whose workspace or stack was deleted through the API, or that a bound refused).
+   */
+  scenarioProgress(): ScenarioProgress;
   /** The accounts and their key pairs, primary first. */
   accounts(): MockAccount[];
   /** The last requests, oldest first (at most `limit`). */
@@ -276,6 +286,8 @@ export interface ControlDeps {
   setScene(scene: CheckedScene): void;
   /** Installs a checked scenario's scene and plays its timeline from the clock's now (until the next reset). */
   play(scenario: CheckedScenario): ScenarioAnswer;
+  /** How far the scenario being played has gone. */
+  scenarioProgress(): ScenarioProgress;
   /** The mock's sessions; `undefined` in a session's own control plane (a session does not make sessions). */
   sessions?: SessionControl | undefined;
 }

@@ -77,4 +77,10 @@ export const scenarioRoutes: readonly ControlRoute[] = [
     maxBodyBytes: SCENARIO_LIMITS.maxBodyBytes,
     handler: ({ deps, body }) => ok(deps.play(body)),
   }),
+  controlRoute({
+    method: 'GET',
+    path: '/__mock/scenario',
+    summary: 'how far the scenario being played has gone: steps applied, pending and skipped (with why)',
+    handler: ({ deps }) => ok(deps.scenarioProgress()),
+  }),
 ];

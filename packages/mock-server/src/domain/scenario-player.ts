@@ -14,16 +14,31 @@ import { toTimestamp } from '@iacm/sdk/contract';
 import type { AccountStore, Store } from '../store/store.js';
 import type { CheckedFinding } from './findings.js';
 import type { CheckedNotification } from './notify.js';
-import type { CheckedScenario, ScenarioAnswer } from './scenario.js';
+import {
+  type CheckedScenario,
+  MAX_LISTED_SKIPS,
+  type ScenarioAnswer,
+  type ScenarioProgress,
+  type SkippedStep,
+} from './scenario.js';
 import type { CheckedSimulatedRun } from './simulate.js';
 import { DueTimer, Timeline } from './timeline.js';
 
 /** A step of a played scenario, its names resolved to the ids of the loaded data. */
-export type PlayedStep =
+export type PlayedStep = { index: number } & (
   | { kind: 'simulateRun'; account: AccountStore; workspaceId: string; run: CheckedSimulatedRun }
   | { kind: 'finding'; account: AccountStore; stackId: string; finding: CheckedFinding }
   | { kind: 'labels'; account: AccountStore; workspaceId: string; labels: string[] }
-  | { kind: 'notify'; account: AccountStore; notification: CheckedNotification };
+  | { kind: 'notify'; account: AccountStore; notification: CheckedNotification }
+);
+
+/** What a played scenario has done so far (see {@link ScenarioProgress}). */
+interface Played {
+  answer: ScenarioAnswer;
+  applied: number;
+  skippedCount: number;
+  skipped: SkippedStep[];
+}
 
 /** Names to ids in one account, each map made once per play (one pass over the records). */
 class AccountNames {
@@ -48,6 +63,8 @@ export class ScenarioPlayer {
   readonly #timeline = new Timeline<PlayedStep>();
   readonly #timer: DueTimer;
   #settling = false;
+  /** The scenario being played (or played to its end), until the data is replaced. */
+  #played: Played | undefined;
 
   /** @param onDue what the wall-time timer calls when a step comes due (the mock settles then). */
   constructor(onDue: () => void) {
@@ -73,30 +90,63 @@ export class ScenarioPlayer {
     this.clear();
     const accounts = [...store.accounts.values()].map((account) => new AccountNames(account));
     let last = start;
-    for (const step of scenario.timeline) {
-      const names = accounts[step.account];
-      if (!names) continue;
-      const played = resolve(names, step.action);
-      if (!played) continue;
+    const unresolved: SkippedStep[] = [];
+    scenario.timeline.forEach((step, index) => {
       const at = start + step.at;
       last = Math.max(last, at);
-      this.#timeline.add(at, played);
-    }
-    return {
+      const names = accounts[step.account];
+      const played = names ? resolve(names, step.action, index) : undefined;
+      if (played) this.#timeline.add(at, played);
+      else unresolved.push(skip(index, step.action.kind, at, 'a name it uses is not in the data'));
+    });
+    const answer: ScenarioAnswer = {
       status: 'playing',
       steps: scenario.timeline.length,
       startsAt: toTimestamp(start),
       endsAt: toTimestamp(last),
     };
+    this.#played = { answer, applied: 0, skippedCount: 0, skipped: [] };
+    for (const skipped of unresolved) this.#skipped(skipped);
+    return answer;
+  }
+
+  /** How far the scenario has gone: steps applied, skipped (the first ones listed, with why) and pending. */
+  progress(): ScenarioProgress {
+    const played = this.#played;
+    if (!played) return { status: 'none' };
+    const { answer, applied, skippedCount, skipped } = played;
+    return {
+      status: this.#timeline.size > 0 ? 'playing' : 'finished',
+      steps: answer.steps,
+      applied,
+      pending: this.#timeline.size,
+      skippedCount,
+      skipped: skipped.map((s) => ({ ...s })),
+      startsAt: answer.startsAt,
+      endsAt: answer.endsAt,
+    };
+  }
+
+  /** Counts a skipped step, and lists it while fewer than {@link MAX_LISTED_SKIPS} are. */
+  #skipped(step: SkippedStep): void {
+    const played = this.#played;
+    if (!played) return;
+    played.skippedCount += 1;
+    if (played.skipped.length < MAX_LISTED_SKIPS) played.skipped.push(step);
   }
 
   /**
    * Hands `apply` every step due by `now`, earliest first (ties in timeline order); before the steps of
    * each instant, calls `before(at)` (the mock settles its timed runs up to that instant first, so
-   * that both go in time order). A call made while settling does nothing. Then sets the timer for the
-   * next step. Answers how many steps were handed.
+   * that both go in time order). `apply` answers why a step was skipped, or `undefined` when it was
+   * applied. A call made while settling does nothing. Then sets the timer for the next step.
+   * Answers how many steps were handed.
    */
-  settle(now: number, before: (at: number) => void, apply: (step: PlayedStep, at: number) => void): number {
+  settle(
+    now: number,
+    before: (at: number) => void,
+    apply: (step: PlayedStep, at: number) => string | undefined,
+  ): number {
     if (this.#settling || this.#timeline.size === 0) return 0;
     this.#settling = true;
     let applied = 0;
@@ -105,7 +155,14 @@ export class ScenarioPlayer {
         const next = this.#timeline.nextAt();
         if (next === undefined || next > now) break;
         before(next);
-        applied += this.#timeline.settle(next, apply);
+        applied += this.#timeline.settle(next, (step, at) => {
+          const reason = apply(step, at);
+          if (reason === undefined) {
+            if (this.#played) this.#played.applied += 1;
+          } else {
+            this.#skipped(skip(step.index, step.kind, at, reason));
+          }
+        });
       }
     } finally {
       this.#settling = false;
@@ -116,32 +173,47 @@ export class ScenarioPlayer {
 
   /** Drops every pending step (the data was replaced: reset, seed, snapshot, scene) and the timer. */
   clear(): void {
+    this.#played = undefined;
     this.#timeline.clear();
     this.#timer.disarm();
   }
 }
 
-/** A checked step's action with its names resolved, or `undefined` when the data lacks a name. */
+/** A skipped step as listed, its reason clipped to 300 characters. */
+function skip(index: number, kind: string, at: number, reason: string): SkippedStep {
+  return {
+    step: index,
+    kind,
+    at: toTimestamp(at),
+    reason: reason.length > 300 ? `${reason.slice(0, 297)}...` : reason,
+  };
+}
+
+/**
+ * The `index`-th step's action with its names resolved, or `undefined` when the data lacks a name.
+ */
 function resolve(
   names: AccountNames,
   action: CheckedScenario['timeline'][number]['action'],
+  index: number,
 ): PlayedStep | undefined {
   const account = names.account;
   switch (action.kind) {
     case 'simulateRun': {
       const workspaceId = names.workspace(action.workspace);
-      return workspaceId ? { kind: 'simulateRun', account, workspaceId, run: action.run } : undefined;
+      return workspaceId ? { index, kind: 'simulateRun', account, workspaceId, run: action.run } : undefined;
     }
     case 'labels': {
       const workspaceId = names.workspace(action.workspace);
-      return workspaceId ? { kind: 'labels', account, workspaceId, labels: action.labels } : undefined;
+      return workspaceId ? { index, kind: 'labels', account, workspaceId, labels: action.labels } : undefined;
     }
     case 'finding': {
       const stackId = names.stack(action.stack);
-      return stackId ? { kind: 'finding', account, stackId, finding: action.finding } : undefined;
+      return stackId ? { index, kind: 'finding', account, stackId, finding: action.finding } : undefined;
     }
     case 'notify':
       return {
+        index,
         kind: 'notify',
         account,
         notification: { ...action.notification, accountId: account.account.id },

@@ -149,6 +149,46 @@ export interface ScenarioAnswer {
   endsAt: string;
 }
 
+/** A step that was not applied: where it is in the timeline, when it fell, and why. */
+export interface SkippedStep {
+  /** Its position in the scenario's `timeline` (from 0). */
+  step: number;
+  /** Its kind: `simulateRun`, `finding`, `labels` or `notify`. */
+  kind: string;
+  /** When it fell due, ISO 8601. */
+  at: string;
+  /** Why it was skipped (its workspace or stack deleted since, a bound full), at most 300 characters. */
+  reason: string;
+}
+
+/** How many skipped steps a scenario's progress lists (the first ones; `skippedCount` counts them all): 100. */
+export const MAX_LISTED_SKIPS = 100;
+
+/**
+ * How far the scenario being played has gone (`GET /__mock/scenario`, `control.scenarioProgress()`):
+ * `none` when no scenario was played since the data was last replaced.
+ */
+export type ScenarioProgress =
+  | { status: 'none' }
+  | {
+      /** `playing` while steps are pending, `finished` once none is. */
+      status: 'playing' | 'finished';
+      /** How many steps the timeline holds. */
+      steps: number;
+      /** How many were applied. */
+      applied: number;
+      /** How many are still to come. */
+      pending: number;
+      /** How many were skipped (each listed in `skipped`, up to {@link MAX_LISTED_SKIPS}). */
+      skippedCount: number;
+      /** The first skipped steps, in the order they fell due. */
+      skipped: SkippedStep[];
+      /** The start, ISO 8601. */
+      startsAt: string;
+      /** When the last step is due, ISO 8601. */
+      endsAt: string;
+    };
+
 const Name = z.string().trim().min(1).max(128);
 const AccountRef = z.union([
   Name,

@@ -32,6 +32,15 @@ export class Dictionary {
     return code;
   }
 
+  /** A copy that changes apart from this one (its values, codes and lower-cased values copied). */
+  clone(): Dictionary {
+    const copy = new Dictionary();
+    copy.values.push(...this.values);
+    copy.#codes = new Map(this.#codes);
+    copy.#lower.push(...this.#lower);
+    return copy;
+  }
+
   /** The code of `value`, or undefined when no record holds it. */
   find(value: string): number | undefined {
     return this.#codes.get(value);
@@ -101,9 +110,15 @@ class Column<A extends ColumnArray> {
   #length = 0;
   readonly #make: (length: number) => A;
 
-  constructor(make: (length: number) => A, capacity: number) {
+  /** An empty column with room for `capacity` values, or a copy of `copyOf` (its own array). */
+  constructor(make: (length: number) => A, capacity: number, copyOf?: Column<A>) {
     this.#make = make;
-    this.#data = make(Math.max(16, capacity));
+    if (copyOf) {
+      this.#data = copyOf.#data.slice() as A;
+      this.#length = copyOf.#length;
+    } else {
+      this.#data = make(Math.max(16, capacity));
+    }
   }
 
   /** The number of values. */
@@ -150,16 +165,26 @@ class Column<A extends ColumnArray> {
 
 /** A growable column of 32-bit integers (codes, positions or words). */
 export class IntColumn extends Column<Int32Array> {
-  /** An empty column with room for `capacity` values. */
-  constructor(capacity = 16) {
-    super((length) => new Int32Array(length), capacity);
+  /** An empty column with room for `capacity` values, or a copy of `copyOf`. */
+  constructor(capacity = 16, copyOf?: IntColumn) {
+    super((length) => new Int32Array(length), capacity, copyOf);
+  }
+
+  /** A copy that changes apart from this one. */
+  clone(): IntColumn {
+    return new IntColumn(0, this);
   }
 }
 
 /** A growable column of 64-bit floats (epoch milliseconds). */
 export class FloatColumn extends Column<Float64Array> {
-  /** An empty column with room for `capacity` values. */
-  constructor(capacity = 16) {
-    super((length) => new Float64Array(length), capacity);
+  /** An empty column with room for `capacity` values, or a copy of `copyOf`. */
+  constructor(capacity = 16, copyOf?: FloatColumn) {
+    super((length) => new Float64Array(length), capacity, copyOf);
+  }
+
+  /** A copy that changes apart from this one. */
+  clone(): FloatColumn {
+    return new FloatColumn(0, this);
   }
 }

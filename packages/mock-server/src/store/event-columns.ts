@@ -122,28 +122,53 @@ export class EventColumns {
    * (an event added as an object, kept in `#objects`) or {@link SEEDED} (columns only: its id and
    * `mutation_id` as words in `#words`, its object made when read).
    */
-  readonly #kinds = new IntColumn();
-  #objects: Array<Event | undefined> = [];
+  readonly #kinds: IntColumn;
+  #objects: Array<Event | undefined>;
   /** Per slot, {@link WORDS} words: a seeded event's id (4), then its `mutation_id` (2). */
-  readonly #words = new IntColumn();
-  readonly #accounts = new Dictionary();
-  readonly #accountCodes = new IntColumn();
-  #holes = 0;
-  readonly #time = new FloatColumn();
+  readonly #words: IntColumn;
+  readonly #accounts: Dictionary;
+  readonly #accountCodes: IntColumn;
+  #holes: number;
+  readonly #time: FloatColumn;
   readonly #columns: Record<EventField, FieldColumn>;
   /** Attribute lists, by identity (lists are shared between events) or by content. */
-  readonly #lists = new Dictionary();
-  readonly #listByIdentity = new Map<readonly EventAttribute[], number>();
-  readonly #listValues: Array<readonly string[]> = [];
+  readonly #lists: Dictionary;
+  readonly #listByIdentity: Map<readonly EventAttribute[], number>;
+  readonly #listValues: Array<readonly string[]>;
   /** The first list seen of each code (what a seeded event's `attributes` is). */
-  readonly #listObjects: Array<readonly EventAttribute[]> = [];
-  readonly #listCodes = new IntColumn();
+  readonly #listObjects: Array<readonly EventAttribute[]>;
+  readonly #listCodes: IntColumn;
+  /** Whether each text field's values are searchable text: worked out when read, so a copy starts again. */
   readonly #readable = EVENT_TEXT_FIELDS.map(() => new Readability());
 
-  constructor() {
+  /**
+   * Empty columns, or a copy of `from` that changes apart from it (every column, dictionary and
+   * list copied; the event objects, which are never changed, shared).
+   */
+  constructor(from?: EventColumns) {
+    this.#kinds = from ? from.#kinds.clone() : new IntColumn();
+    this.#objects = from ? from.#objects.slice() : [];
+    this.#words = from ? from.#words.clone() : new IntColumn();
+    this.#accounts = from ? from.#accounts.clone() : new Dictionary();
+    this.#accountCodes = from ? from.#accountCodes.clone() : new IntColumn();
+    this.#holes = from ? from.#holes : 0;
+    this.#time = from ? from.#time.clone() : new FloatColumn();
     this.#columns = Object.fromEntries(
-      EVENT_FIELDS.map((field) => [field, { dictionary: new Dictionary(), codes: new IntColumn() }]),
+      EVENT_FIELDS.map((field) => {
+        const column = from ? from.#columns[field] : undefined;
+        return [
+          field,
+          column
+            ? { dictionary: column.dictionary.clone(), codes: column.codes.clone() }
+            : { dictionary: new Dictionary(), codes: new IntColumn() },
+        ];
+      }),
     ) as Record<EventField, FieldColumn>;
+    this.#lists = from ? from.#lists.clone() : new Dictionary();
+    this.#listByIdentity = new Map(from ? from.#listByIdentity : []);
+    this.#listValues = from ? from.#listValues.slice() : [];
+    this.#listObjects = from ? from.#listObjects.slice() : [];
+    this.#listCodes = from ? from.#listCodes.clone() : new IntColumn();
   }
 
   /** The number of slots, holes included. */

@@ -84,7 +84,12 @@ function pause(): Promise<void> {
 /** One account's events, time-ordered and columnar. */
 export class EventLog {
   /** The events, slot by slot (`event-columns.ts`). */
-  readonly #columns = new EventColumns();
+  #columns = new EventColumns();
+  /**
+   * Whether the columns and the order are shared with another log ({@link fork}): the first change
+   * copies them, so that no other log sees it.
+   */
+  #shared = false;
   /** Slots sorted by time ascending, then id descending: walked from the end, newest first. */
   #order = new IntColumn();
   /** Changes with every insert and delete: a paused walk restarts when it moved. */
@@ -111,6 +116,7 @@ export class EventLog {
    * {@link seal} once all are added.
    */
   seeder(): EventSink {
+    this.#own();
     return this.#columns.sink();
   }
 
@@ -143,8 +149,32 @@ export class EventLog {
     }
   }
 
+  /**
+   * A log with the same events that shares this one's columns until either changes (copy on write):
+   * a fork costs a few objects, and the first insert or delete in either copies the columns
+   * (linear in the events) for that log alone. What the event objects hold is never changed, so
+   * they stay shared.
+   */
+  fork(): EventLog {
+    const fork = new EventLog([], { chunk: this.#chunk });
+    fork.#columns = this.#columns;
+    fork.#order = this.#order;
+    fork.#shared = true;
+    this.#shared = true;
+    return fork;
+  }
+
+  /** Makes the columns and the order this log's own before a change (see {@link fork}). */
+  #own(): void {
+    if (!this.#shared) return;
+    this.#columns = new EventColumns(this.#columns);
+    this.#order = this.#order.clone();
+    this.#shared = false;
+  }
+
   /** Adds an event. */
   insert(event: Event): void {
+    this.#own();
     const slot = this.#columns.append(event);
     const order = this.#order;
     order.insert(this.#lowerBound(this.#columns.times[slot] as number, event.id), slot);
@@ -159,6 +189,7 @@ export class EventLog {
   /** Removes the oldest event; returns it. */
   deleteOldest(): Event | undefined {
     if (this.#order.length === 0) return undefined;
+    this.#own();
     const slot = this.#order.data[0] as number;
     const event = this.#columns.event(slot);
     this.#order.remove(0);

@@ -7,4 +7,5 @@ export {
   generateLazyState,
   generateSceneState,
   generateState,
+  seedProgressTotal,
 } from './seed/index.js';

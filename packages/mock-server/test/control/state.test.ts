@@ -74,7 +74,7 @@ describe('snapshots round-trip (finding 8)', () => {
       accounts: [{ events: new Array(30_000).fill(record) }],
     };
     const route = stateRoutes.find((r) => r.method === 'GET');
-    const context = { plane: { getState: () => large } } as unknown as ControlContext;
+    const context = { core: { store: { toState: () => large } } } as unknown as ControlContext;
     const error = await Promise.resolve()
       .then(() => route?.handler(context))
       .then(

@@ -9,7 +9,12 @@
 import type { Event, WorkspaceRun, WorkspaceSummary } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import { MockCore, type MockOptions } from '../../src/app/mock.js';
-import { SCENARIO_LIMITS, type Scenario, type ScenarioStep } from '../../src/domain/scenario.js';
+import {
+  MAX_LISTED_SKIPS,
+  SCENARIO_LIMITS,
+  type Scenario,
+  type ScenarioStep,
+} from '../../src/domain/scenario.js';
 import { loginToken } from '../helpers.js';
 
 const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
@@ -188,6 +193,71 @@ describe('steps apply as the clock passes them', () => {
     await api('DELETE', `/v2/workspaces/${dev.id}`, undefined);
     core.clock.advance(5 * MINUTE);
     expect(await runs('payments-prod')).toHaveLength(1);
+  });
+
+  it('reports its progress: steps applied, pending and skipped, each skipped one with where, when and why', async () => {
+    const { core, api, workspace } = await mock();
+    expect(core.control.scenarioProgress()).toEqual({ status: 'none' });
+    core.control.play({
+      scene: SCENE,
+      timeline: [
+        { at: '+1m', simulateRun: { workspace: 'payments-dev' } },
+        labels('+2m', ['gone'], 'payments-dev'),
+        { at: '+3m', simulateRun: { workspace: 'payments-prod' } },
+        labels('+1h', ['later']),
+      ],
+    });
+    const dev = await workspace('payments-dev');
+    await api('DELETE', `/v2/workspaces/${dev.id}`, undefined);
+    core.clock.advance(5 * MINUTE);
+    const progress = core.control.scenarioProgress();
+    expect(progress).toEqual({
+      status: 'playing',
+      steps: 4,
+      applied: 1,
+      pending: 1,
+      skippedCount: 2,
+      skipped: [
+        {
+          step: 0,
+          kind: 'simulateRun',
+          at: iso(T0 + MINUTE),
+          reason: expect.stringMatching(/^404 not_found: .*workspace/i),
+        },
+        {
+          step: 1,
+          kind: 'labels',
+          at: iso(T0 + 2 * MINUTE),
+          reason: `the workspace ${dev.id} no longer exists`,
+        },
+      ],
+      startsAt: iso(T0),
+      endsAt: iso(T0 + 60 * MINUTE),
+    });
+    // The same over HTTP; and finished once the last step is due.
+    core.clock.advance(60 * MINUTE);
+    const res = await core.handle({ method: 'GET', path: '/__mock/scenario', headers: {} });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'finished', applied: 2, pending: 0, skippedCount: 2 });
+    // Replacing the data ends it.
+    core.control.reset();
+    expect(core.control.scenarioProgress()).toEqual({ status: 'none' });
+  });
+
+  it('lists the first 100 skipped steps and counts them all', async () => {
+    const { core, api, workspace } = await mock();
+    const timeline = Array.from({ length: 150 }, (_, i) => labels(i * 1_000, [`l${i}`], 'payments-dev'));
+    core.control.play({ scene: SCENE, timeline });
+    // Steps at +0 applied at once: delete before the others fall due.
+    const dev = await workspace('payments-dev');
+    await api('DELETE', `/v2/workspaces/${dev.id}`, undefined);
+    core.clock.advance(200_000);
+    const progress = core.control.scenarioProgress();
+    if (progress.status === 'none') throw new Error('expected a scenario');
+    expect(progress.applied + progress.skippedCount).toBe(150);
+    expect(progress.skippedCount).toBe(149);
+    expect(progress.skipped).toHaveLength(MAX_LISTED_SKIPS);
+    expect(progress.skipped[0]?.step).toBe(1);
   });
 
   it('plays the bound, 10,000 steps, every one applied', async () => {

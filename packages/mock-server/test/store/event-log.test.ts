@@ -102,3 +102,44 @@ describe('a seeded event log (columns only)', () => {
     expect(JSON.stringify(page.page)).toBe(JSON.stringify(newestFirst.slice(0, 100)));
   });
 });
+
+describe('a forked log shares its columns until either changes (copy on write)', () => {
+  const ids = (log: EventLog) => [...log.values()].map((e) => e.id);
+  const searchIds = async (log: EventLog, needle?: string) =>
+    (await log.search(needle ? { needle } : {}, { size: 50 }, [])).page.map((e) => e.id);
+
+  it('keeps an insert or a removal in either log out of the other', async () => {
+    const original = new EventLog(events(30));
+    const fork = original.fork();
+    const other = original.fork();
+    expect(ids(fork)).toEqual(ids(original));
+
+    fork.insert(event(900, T0 + 3_600_000, 'aws_lambda_function'));
+    expect(fork.size).toBe(31);
+    expect(original.size).toBe(30);
+    expect(other.size).toBe(30);
+    expect(await searchIds(fork, 'lambda')).toHaveLength(1);
+    expect(await searchIds(original, 'lambda')).toEqual([]);
+    expect(await searchIds(other, 'lambda')).toEqual([]);
+
+    const first = original.oldest()?.id;
+    expect(original.deleteOldest()?.id).toBe(first);
+    expect(original.size).toBe(29);
+    expect(original.oldest()?.id).not.toBe(first);
+    expect(fork.oldest()?.id).toBe(first);
+    expect(other.oldest()?.id).toBe(first);
+    expect(await searchIds(other)).toEqual(await searchIds(new EventLog(events(30))));
+  });
+
+  it('forks a seeded (columnar) log, whose events are made from the columns', async () => {
+    const { events: logs } = generateLazyState({ seed: 3, sizes: { workspaces: 6, events: 40 } });
+    const seeded = logs[0] as EventLog;
+    const before = ids(seeded);
+    const fork = seeded.fork();
+    fork.insert(event(901, T0, 'aws_sqs_queue'));
+    for (let i = 0; i < 5; i++) fork.deleteOldest();
+    expect(ids(seeded)).toEqual(before);
+    expect(fork.size).toBe(before.length - 4);
+    expect(await searchIds(seeded, 'aws_sqs_queue')).toEqual([]);
+  });
+});

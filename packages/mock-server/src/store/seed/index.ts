@@ -70,8 +70,21 @@ function progressOf(options: GenerateStateOptions, plans: AccountPlan[]): Progre
       `generateState: progressEvery must be a whole number of at least 1, received ${String(progressEvery)}`,
     );
   }
-  const total = plans.reduce((sum, plan) => sum + plan.workspaces + plan.events, 0);
-  return new Progress(total, progressEvery, onProgress);
+  return new Progress(progressTotal(plans), progressEvery, onProgress);
+}
+
+/** The records that generation progress counts: every account's workspaces and events. */
+function progressTotal(plans: readonly AccountPlan[]): number {
+  return plans.reduce((sum, plan) => sum + plan.workspaces + plan.events, 0);
+}
+
+/**
+ * The total that generation progress reports for `sizes` (`onProgress(done, total)`): every
+ * account's workspaces and events. Data already generated is reported done at once with it.
+ */
+export function seedProgressTotal(sizes: SeedSizes): number {
+  const resolved = resolveSizes(sizes);
+  return progressTotal(Array.from({ length: resolved.accounts }, (_, index) => accountPlan(resolved, index)));
 }
 
 /** What one account gets: the sizes for the primary account, scaled down for the others. */
