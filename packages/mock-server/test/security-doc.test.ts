@@ -41,7 +41,9 @@ import {
 import { ONE_OFF_LIMITS } from '../src/pipeline/one-off.js';
 import { DEFAULT_MAX_RATE_LIMIT_CLIENTS, RATE_LIMIT_RANGES } from '../src/pipeline/rate-limit.js';
 import { WAIT_LIMITS } from '../src/pipeline/waiters.js';
+import { CHANGE_LOG_LENGTH, MAX_COMPOSITE_INDEXES } from '../src/query/collection.js';
 import { SPLIT_PATTERN_BOUNDS } from '../src/query/glob.js';
+import { TEXT_CHUNK_RECORDS } from '../src/query/text.js';
 import { VERSION_KEY_BOUNDS } from '../src/query/versions.js';
 import { COMPACT_AFTER_HOLES, EventLog } from '../src/store/event-log.js';
 import { RUN_CACHE_WORKSPACES } from '../src/store/runs.js';
@@ -82,6 +84,9 @@ describe('docs/security.md matches the code', () => {
       `\`sessions.max\` 0 to ${n(SESSION_RANGES.max.max)} live at a time, default ${DEFAULT_SESSION_BOUNDS.max}`,
     ],
     ['sessions memory', `within ${kib(SESSIONS_MEMORY_BUDGET)} by the seed's estimate`],
+    ['sorted indexes', `at most ${MAX_COMPOSITE_INDEXES} of several keys`],
+    ['text index chunks', `${n(TEXT_CHUNK_RECORDS)} records`],
+    ['change log', `its last ${n(CHANGE_LOG_LENGTH)} changes`],
     ['shared data keys', `at most ${TEMPLATE_CACHE_KEYS} keys (\`TEMPLATE_CACHE_KEYS\`)`],
     ['shared data events', `never for more than ${n(TEMPLATE_MAX_EVENTS)} events in the primary account`],
     ['scenario skips listed', `the first ${MAX_LISTED_SKIPS} listed by \`GET /__mock/scenario\``],

@@ -57,38 +57,53 @@ export interface TextSource<T> {
   readonly version: number;
   /** Every record. */
   values(): Iterable<T>;
+  /** The record with this id, if any. */
+  get(id: string): T | undefined;
+  /**
+   * The ids changed since `version`, or `undefined` when the source no longer knows (then the index
+   * is made again whole).
+   */
+  changedSince(version: number): readonly string[] | undefined;
 }
 
 /**
- * {@link textPredicate} for a large collection: every record's texts, lower-cased, in one string
+ * {@link textPredicate} for a large collection: every record's texts, lower-cased, in strings
  * (texts joined by U+0000, records too), with where each record starts. A search is then one
- * `indexOf` walk over that string, which jumps to the next record after each hit, instead of one
+ * `indexOf` walk over each string, which jumps to the next record after each hit, instead of one
  * lookup and one substring test per record; a search matching nothing costs one pass over the text
- * (about 1 ms per 100,000 workspaces). The string is made again on the first search after the
- * collection changed (its `version`), so writes cost nothing until a search needs the text. A search
- * text holding U+0000 (which could match across two texts) is compared text by text instead. The
- * text is kept in strings of at most {@link TEXT_CHUNK_CHARS} characters (a longer record gets a
- * string of its own).
+ * (about 1 ms per 100,000 workspaces). The strings hold at most {@link TEXT_CHUNK_RECORDS} records
+ * and {@link TEXT_CHUNK_CHARS} characters each (a longer record gets a string of its own). Writes
+ * cost nothing until a search needs the text; the first search after them makes again only the
+ * strings of the records changed (and adds new records to the last string), or everything when
+ * the changes are more than the source remembers.
  */
-export class TextIndex<T> {
+export class TextIndex<T extends { id: string }> {
   readonly #source: TextSource<T>;
   readonly #fields: (record: T) => ReadonlyArray<string | undefined | null>;
   readonly #chunkChars: number;
-  /** The chunks, and the version of the collection they were made from; `undefined` before the first search. */
-  #built: { version: number; chunks: TextChunk<T>[] } | undefined;
+  readonly #chunkRecords: number;
+  /**
+   * The chunks, which chunk holds each record id, and the version of the source they were made
+   * from; `undefined` before the first search.
+   */
+  #built: { version: number; chunks: TextChunk<T>[]; chunkOf: Map<string, number> } | undefined;
+  #wholeBuilds = 0;
 
   /**
    * An index over the texts `fields` reads from each record of `source`, in strings of at most
-   * `chunkChars` characters (default {@link TEXT_CHUNK_CHARS}).
+   * `chunkChars` characters (default {@link TEXT_CHUNK_CHARS}) and `chunkRecords` records (default
+   * {@link TEXT_CHUNK_RECORDS}).
    */
   constructor(
     source: TextSource<T>,
     fields: (record: T) => ReadonlyArray<string | undefined | null>,
     chunkChars: number = TEXT_CHUNK_CHARS,
+    chunkRecords: number = TEXT_CHUNK_RECORDS,
   ) {
     this.#source = source;
     this.#fields = fields;
     this.#chunkChars = chunkChars;
+    this.#chunkRecords = Math.max(1, chunkRecords);
   }
 
   /**
@@ -104,36 +119,104 @@ export class TextIndex<T> {
     return (record) => matched.has(record);
   }
 
-  /** The length of each string the text is kept in, made again first if the collection changed. */
+  /** The length of each string the text is kept in, brought up to date first. */
   chunkLengths(): number[] {
     return this.#chunks().map((chunk) => chunk.text.length);
   }
 
-  /** The chunks for the collection's current version (made again when it changed). */
+  /**
+   * How many times the index was made whole (the first search, then after more changes than the
+   * source remembers).
+   *
+   * @internal For tests of the incremental upkeep.
+   */
+  get wholeBuilds(): number {
+    return this.#wholeBuilds;
+  }
+
+  /** The chunks for the source's current version: patched for the records changed, or made again. */
   #chunks(): TextChunk<T>[] {
     const version = this.#source.version;
-    if (this.#built?.version !== version) this.#built = { version, chunks: this.#build() };
+    const built = this.#built;
+    if (built?.version === version) return built.chunks;
+    const changed = built ? this.#source.changedSince(built.version) : undefined;
+    if (built && changed) {
+      this.#patch(built, changed);
+      built.version = version;
+      return built.chunks;
+    }
+    this.#wholeBuilds += 1;
+    const chunkOf = new Map<string, number>();
+    this.#built = { version, chunks: this.#build(this.#source.values(), chunkOf, 0), chunkOf };
     return this.#built.chunks;
   }
 
-  #build(): TextChunk<T>[] {
+  /** Makes again the chunks holding the records `changed`, and adds the new ones in chunks at the end. */
+  #patch(built: { chunks: TextChunk<T>[]; chunkOf: Map<string, number> }, changed: readonly string[]): void {
+    const { chunks, chunkOf } = built;
+    const dirty = new Set<number>();
+    const added: T[] = [];
+    for (const id of new Set(changed)) {
+      const at = chunkOf.get(id);
+      if (at !== undefined) dirty.add(at);
+      else {
+        const record = this.#source.get(id);
+        if (record) added.push(record);
+      }
+    }
+    for (const at of dirty) {
+      const kept: T[] = [];
+      for (const old of (chunks[at] as TextChunk<T>).records) {
+        const now = this.#source.get(old.id);
+        if (now) kept.push(now);
+        else chunkOf.delete(old.id);
+      }
+      // Made again in place; should its texts have grown past a chunk, the rest goes at the end.
+      const [first, ...more] = this.#build(kept, chunkOf, at);
+      chunks[at] = first as TextChunk<T>;
+      for (const extra of more) {
+        for (const record of extra.records) chunkOf.set(record.id, chunks.length);
+        chunks.push(extra);
+      }
+    }
+    if (added.length === 0) return;
+    // New records go to the last chunk while it has room, then to new chunks.
+    const lastAt = chunks.length - 1;
+    const last = chunks[lastAt];
+    const rest = last && last.records.length < this.#chunkRecords ? [...last.records, ...added] : added;
+    const from = rest === added ? chunks.length : lastAt;
+    const made = this.#build(rest, chunkOf, from);
+    chunks.splice(from, chunks.length - from, ...made);
+  }
+
+  /** Chunks of `records`, numbered from `first`; `chunkOf` told where each record is. */
+  #build(records: Iterable<T>, chunkOf: Map<string, number>, first: number): TextChunk<T>[] {
     const chunks: TextChunk<T>[] = [];
     let chunk = new ChunkBuilder<T>();
-    for (const record of this.#source.values()) {
+    for (const record of records) {
       const haystack = this.#fields(record)
         .filter((text) => typeof text === 'string')
         .map((text) => text.toLowerCase())
         .join(SEPARATOR);
-      if (chunk.length > 0 && chunk.length + haystack.length + 1 > this.#chunkChars) {
+      const full =
+        chunk.records >= this.#chunkRecords || chunk.length + haystack.length + 1 > this.#chunkChars;
+      if (chunk.length > 0 && full) {
         chunks.push(chunk.seal());
         chunk = new ChunkBuilder<T>();
       }
       chunk.add(record, haystack);
+      chunkOf.set(record.id, first + chunks.length);
     }
     chunks.push(chunk.seal());
     return chunks;
   }
 }
+
+/**
+ * The most records one string of a {@link TextIndex} holds: 1,024, so that the first search after a
+ * write makes again about a thousand records' text, not the whole collection's.
+ */
+export const TEXT_CHUNK_RECORDS = 1024;
 
 /**
  * The most characters one string of a {@link TextIndex} holds, separators included (a record longer
@@ -149,6 +232,11 @@ class ChunkBuilder<T> {
   readonly #records: T[] = [];
   /** Characters so far, separators included. */
   length = 0;
+
+  /** Records so far. */
+  get records(): number {
+    return this.#records.length;
+  }
 
   /** Adds a record's haystack, followed by U+0000. */
   add(record: T, haystack: string): void {

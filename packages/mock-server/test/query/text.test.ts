@@ -1,13 +1,28 @@
 import type { Event } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
+import { CHANGE_LOG_LENGTH, Collection } from '../../src/query/collection.js';
 import {
   EVENT_TEXT_FIELDS,
   isInternalId,
   searchNeedle,
+  TEXT_CHUNK_CHARS,
   TextIndex,
   textPredicate,
 } from '../../src/query/text.js';
 import { EventLog } from '../../src/store/event-log.js';
+
+/**
+ * A text source over `values()` that remembers no changes (each new version reads everything again),
+ * as a collection does once its change log has moved on.
+ */
+function sourceOf<R extends { id: string | number }>(values: () => R[], version = 1) {
+  return {
+    version,
+    values,
+    get: (id: string) => values().find((r) => String(r.id) === id),
+    changedSince: () => undefined,
+  };
+}
 
 describe('free-text search', () => {
   it('trims the text, treats a blank one as no filter, and lower-cases with toLowerCase()', () => {
@@ -129,7 +144,7 @@ describe('free-text search', () => {
   });
 
   it('matches through a text index exactly as without, reading the records again only after a change', () => {
-    type R = { a: string; b: string | null };
+    type R = { id: string; a: string; b: string | null };
     const fields = (r: R) => [r.a, r.b];
     let reads = 0;
     const counted = (r: R) => {
@@ -137,13 +152,13 @@ describe('free-text search', () => {
       return fields(r);
     };
     let records: R[] = [
-      { a: 'Core-NET', b: 'Σίσυφος' },
-      { a: 'xa', b: 'by' },
-      { a: 'İstanbul', b: null },
-      { a: 'net-net-net', b: 'NET' },
-      { a: '', b: '' },
+      { id: '1', a: 'Core-NET', b: 'Σίσυφος' },
+      { id: '2', a: 'xa', b: 'by' },
+      { id: '3', a: 'İstanbul', b: null },
+      { id: '4', a: 'net-net-net', b: 'NET' },
+      { id: '5', a: '', b: '' },
     ];
-    const source = { version: 1, values: () => records };
+    const source = sourceOf(() => records);
     const index = new TextIndex(source, counted);
     const texts = ['net', 'xa', 'ς', 'σί', 'i', 'by', 'zz', ' CORE ', 'a\u0000b', 'yİ', 'bul'];
     for (const text of texts) {
@@ -161,7 +176,7 @@ describe('free-text search', () => {
     expect(index.predicate('   ')).toBeUndefined();
     // A new version is read again; the same version is not.
     reads = 0;
-    records = [{ a: 'Fresh', b: null }];
+    records = [{ id: '6', a: 'Fresh', b: null }];
     index.predicate('fresh');
     expect(reads).toBe(0);
     source.version = 2;
@@ -178,7 +193,7 @@ describe('free-text search', () => {
       { id: 'd', texts: ['dddd', null, 'DDD'] }, // 9 (two texts and their separator): longer than 7, alone
       { id: 'e', texts: ['eeeee'] }, // 6
     ];
-    const source = { version: 1, values: () => records };
+    const source = sourceOf(() => records);
     const index = new TextIndex(source, (r: R) => r.texts, 7);
     expect(index.chunkLengths()).toEqual([7, 2, 9, 6]);
     // Each record is found once, in its own string, whichever string it is in, at its very start too.
@@ -194,52 +209,123 @@ describe('free-text search', () => {
     expect(found('zz')).toEqual([]);
     // A first record longer than the most starts the first string; the strings follow the records' order.
     const long = new TextIndex(
-      { version: 1, values: () => [records[3] as R, records[0] as R] },
+      sourceOf(() => [records[3] as R, records[0] as R]),
       (r: R) => r.texts,
       7,
     );
     expect(long.chunkLengths()).toEqual([9, 4]);
-    const one = new TextIndex({ version: 1, values: () => records.slice(0, 2) }, (r: R) => r.texts, 7);
+    const one = new TextIndex(
+      sourceOf(() => records.slice(0, 2)),
+      (r: R) => r.texts,
+      7,
+    );
     expect(one.chunkLengths()).toEqual([7]);
     // Every record in one string when they fit; none: one empty string.
     expect(new TextIndex(source, (r: R) => r.texts).chunkLengths()).toEqual([24]);
-    expect(new TextIndex({ version: 1, values: () => [] }, (r: R) => r.texts).chunkLengths()).toEqual([0]);
+    expect(
+      new TextIndex(
+        sourceOf((): R[] => []),
+        (r: R) => r.texts,
+      ).chunkLengths(),
+    ).toEqual([0]);
   });
 
   it('makes the strings again only when the version changes, a version of NaN included', () => {
-    let records = [{ t: 'one' }];
-    const source = { version: Number.NaN, values: () => records };
+    let records = [{ id: 'a', t: 'one' }];
+    const source = sourceOf(() => records, Number.NaN);
     let reads = 0;
-    const index = new TextIndex(source, (r: { t: string }) => {
+    const index = new TextIndex(source, (r: { id: string; t: string }) => {
       reads++;
       return [r.t];
     });
     expect(index.chunkLengths()).toEqual([4]);
-    records = [{ t: 'three' }];
+    records = [{ id: 'a', t: 'three' }];
     // NaN is never the version the strings were made from: made again on every use.
     expect(index.chunkLengths()).toEqual([6]);
     expect(reads).toBe(2);
     source.version = 5;
     index.chunkLengths();
-    records = [{ t: 'x' }];
+    records = [{ id: 'a', t: 'x' }];
     expect(index.chunkLengths()).toEqual([6]);
     expect(reads).toBe(3);
   });
 
   it('splits a large text into chunks and still finds each record once, at every boundary', () => {
-    type R = { id: number; text: string };
+    type R = { id: string; text: string };
     // 3,000 records of 6,000 characters: more than one 16 MiB chunk.
     const records: R[] = Array.from({ length: 3000 }, (_, id) => ({
-      id,
+      id: String(id),
       text: `${'x'.repeat(5990)}-${String(id).padStart(4, '0')}-`,
     }));
-    const source = { version: 1, values: () => records };
-    const index = new TextIndex(source, (r: R) => [r.text]);
+    const index = new TextIndex(
+      sourceOf(() => records),
+      (r: R) => [r.text],
+    );
     for (const id of [0, 1, 2794, 2795, 2796, 2999]) {
       const predicate = index.predicate(`-${String(id).padStart(4, '0')}-`);
-      expect(records.filter((r) => predicate?.(r)).map((r) => r.id)).toEqual([id]);
+      expect(records.filter((r) => predicate?.(r)).map((r) => r.id)).toEqual([String(id)]);
     }
     const everyRecord = index.predicate('xx');
     expect(records.filter((r) => everyRecord?.(r)).length).toBe(3000);
+  });
+
+  it('keeps up with writes by making again only the strings of the records changed', () => {
+    type W = { id: string; name: string; labels: string[] };
+    const fields = (w: W) => [w.name, ...w.labels];
+    const workspaces = new Collection<W>(
+      { name: (w) => w.name },
+      Array.from({ length: 1000 }, (_, i) => ({ id: `w${i}`, name: `ws-${i}`, labels: [] })),
+    );
+    let reads = 0;
+    const index = new TextIndex(
+      workspaces,
+      (w: W) => {
+        reads++;
+        return fields(w);
+      },
+      TEXT_CHUNK_CHARS,
+      100,
+    );
+    const found = (text: string) =>
+      [...workspaces.values()].filter((w) => index.predicate(text)?.(w)).map((w) => w.id);
+    expect(found('ws-999')).toEqual(['w999']);
+    expect(index.chunkLengths()).toHaveLength(10);
+    reads = 0;
+    // An update, a delete, an insert (then one more, updated again before the next search).
+    workspaces.update({ id: 'w5', name: 'renamed', labels: ['Payments'] });
+    workspaces.delete('w6');
+    workspaces.insert({ id: 'n1', name: 'brand-new', labels: [] });
+    workspaces.insert({ id: 'n2', name: 'second', labels: [] });
+    workspaces.update({ id: 'n2', name: 'second-again', labels: [] });
+    expect(found('payments')).toEqual(['w5']);
+    expect(found('ws-5')).toEqual(
+      ['w50', 'w51', 'w52', 'w53', 'w54', 'w55', 'w56', 'w57', 'w58', 'w59', 'w500'].concat(
+        Array.from({ length: 99 }, (_, i) => `w${501 + i}`),
+      ),
+    );
+    expect(found('ws-6')).not.toContain('w6');
+    expect(found('brand')).toEqual(['n1']);
+    expect(found('second-again')).toEqual(['n2']);
+    // Only the first chunk (w0 to w99, changed twice) and the new last one were read again, not all 1,000.
+    expect(reads).toBeLessThanOrEqual(100 + 2);
+    expect(index.wholeBuilds).toBe(1);
+    // The same answers as a search record by record, for a range of texts.
+    for (const text of ['ws-1', '-99', 'renamed', 'new', 'again', 'zz', 'ws-6']) {
+      const plain = textPredicate(text, fields);
+      expect(found(text), text).toEqual([...workspaces.values()].filter((w) => plain?.(w)).map((w) => w.id));
+    }
+  });
+
+  it('is made again whole when the changes are more than the collection remembers', () => {
+    const workspaces = new Collection<{ id: string; name: string }>({ name: (w) => w.name }, [
+      { id: 'a', name: 'alpha' },
+    ]);
+    const index = new TextIndex(workspaces, (w) => [w.name]);
+    const first = workspaces.get('a');
+    expect(first && index.predicate('alpha')?.(first)).toBe(true);
+    for (let i = 0; i <= CHANGE_LOG_LENGTH; i++) workspaces.update({ id: 'a', name: `alpha-${i}` });
+    const now = workspaces.get('a');
+    expect(now && index.predicate(`alpha-${CHANGE_LOG_LENGTH}`)?.(now)).toBe(true);
+    expect(index.wholeBuilds).toBe(2);
   });
 });
