@@ -79,18 +79,20 @@ const runSorts: Record<string, (r: WorkspaceRun) => SortValue> = {
 
 /** The operations of the workspaces group, one per endpoint. */
 export const workspacesOperations = {
-  'workspaces.search': (ctx) => {
+  'workspaces.search': async (ctx) => {
     const account = accountOf(ctx);
     const { body } = ctx;
-    const filter = allOf(
-      filterPredicate(workspaceFilters, body.filters),
-      workspaceText(account.workspaces).predicate(body.searchValue),
-    );
     const keys = sortKeys(body.sort);
     const sort = (keys.length > 0 ? keys : [['lastRunTime', -1] as const]).map(([field, order]) => ({
       field,
       order,
     }));
+    // Long work (a text index or a sort index made whole over many workspaces) in chunks that give
+    // the event loop turns; what changed meanwhile is brought up to date by the query itself.
+    const text = workspaceText(account.workspaces);
+    if (body.searchValue) await text.prepare(ctx.signal);
+    await account.workspaces.prepare(sort, ctx.signal);
+    const filter = allOf(filterPredicate(workspaceFilters, body.filters), text.predicate(body.searchValue));
     const page = account.workspaces.query({ filter, sort, ...pageWindow('workspaces.search', ctx) });
     return page.map((w) => project(w, body.projection));
   },

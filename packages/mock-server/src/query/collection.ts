@@ -1,4 +1,5 @@
 import { comparator, compareIds, compareValues, type SortKey, type SortValue } from './compare.js';
+import { pauseUnless } from './pause.js';
 
 /** Options of {@link Collection.query}. */
 export interface QueryOptions<T> {
@@ -23,6 +24,20 @@ export const MAX_COMPOSITE_INDEXES = 16;
  * further behind is told to read everything again.
  */
 export const CHANGE_LOG_LENGTH = 4096;
+
+/**
+ * How many records an index build in chunks ({@link Collection.prepare}) reads, or sorts in one
+ * run, between two turns of the event loop: 8,192 (a few milliseconds each).
+ */
+export const BUILD_CHUNK = 8192;
+
+/** How many times a build in chunks starts again after the collection changed during it. */
+const MAX_BUILD_RESTARTS = 2;
+
+/** The name of a sort's index: `field:order`, keys joined by `|`. */
+function sortName(sort: ReadonlyArray<{ field: string; order: 1 | -1 }>): string {
+  return sort.map((k) => `${k.field}:${k.order}`).join('|');
+}
 
 /**
  * A set of records with an id, kept with sorted indexes: one per sort (all its keys and directions),
@@ -114,7 +129,7 @@ export class Collection<T extends { id: string }> {
   /** The matching records of one page, in order. */
   query(options: QueryOptions<T>): T[] {
     if (options.sort.length === 0) throw new Error('a collection query needs at least one sort key');
-    const index = this.#index(options.sort.map((k) => `${k.field}:${k.order}`).join('|'));
+    const index = this.#index(sortName(options.sort));
     const wanted = options.offset + options.limit;
     const out: T[] = [];
     for (const record of index) {
@@ -122,6 +137,30 @@ export class Collection<T extends { id: string }> {
       if (!options.filter || options.filter(record)) out.push(record);
     }
     return out.slice(options.offset, wanted);
+  }
+
+  /**
+   * Builds the index of `sort` ahead of a {@link query}, in chunks of {@link BUILD_CHUNK} records
+   * that give the event loop a turn between them, so that the first query of a sort over many
+   * records does not hold it (a query builds a missing index at once). Nothing to do when the index
+   * is there, or the collection is small. Should the collection change during a turn, the build
+   * starts again (twice at most; the query then builds it). Throws the signal's reason when `signal`
+   * aborts (the client has gone).
+   */
+  async prepare(sort: ReadonlyArray<{ field: string; order: 1 | -1 }>, signal?: AbortSignal): Promise<void> {
+    if (sort.length === 0) return;
+    const name = sortName(sort);
+    for (let attempt = 0; attempt < MAX_BUILD_RESTARTS; attempt++) {
+      if (this.#indexes.has(name) || this.#byId.size <= BUILD_CHUNK) return;
+      const version = this.#version;
+      const index = await sortedInChunks([...this.#byId.values()], this.#keys(name), () =>
+        pauseUnless(signal),
+      );
+      if (this.#version === version && !this.#indexes.has(name)) {
+        this.#install(name, index);
+        return;
+      }
+    }
   }
 
   /**
@@ -165,18 +204,21 @@ export class Collection<T extends { id: string }> {
   }
 
   #index(name: string): T[] {
-    let index = this.#indexes.get(name);
-    const composite = name.includes('|');
+    const index = this.#indexes.get(name);
     if (index) {
-      if (composite) {
+      if (name.includes('|')) {
         // Most recently used last, so that the least recently used goes first.
         this.#indexes.delete(name);
         this.#indexes.set(name, index);
       }
       return index;
     }
-    index = sortedBy([...this.#byId.values()], this.#keys(name));
-    if (composite) {
+    return this.#install(name, sortedBy([...this.#byId.values()], this.#keys(name)));
+  }
+
+  /** Keeps a new index, dropping the least recently used one of several keys past the bound. */
+  #install(name: string, index: T[]): T[] {
+    if (name.includes('|')) {
       const composites = [...this.#indexes.keys()].filter((key) => key.includes('|'));
       if (composites.length >= MAX_COMPOSITE_INDEXES) {
         const oldest = composites[0] as string;
@@ -218,21 +260,91 @@ export class Collection<T extends { id: string }> {
   }
 }
 
-/**
- * `records` in the order of `keys`, then id ascending: each record's values read once, then
- * positions sorted by the values read.
- */
-function sortedBy<T extends { id: string }>(records: T[], keys: ReadonlyArray<SortKey<T>>): T[] {
-  const columns = keys.map((key) => records.map((record) => key.get(record)));
+/** Each record's sort values, one column per key. */
+function readColumns<T>(
+  records: readonly T[],
+  keys: ReadonlyArray<SortKey<T>>,
+  from: number,
+  to: number,
+  columns: SortValue[][],
+): void {
+  keys.forEach((key, k) => {
+    const column = columns[k] as SortValue[];
+    for (let i = from; i < to; i++) column[i] = key.get(records[i] as T);
+  });
+}
+
+/** Compares two positions by the values read (then the records' ids). */
+function positionComparator<T extends { id: string }>(
+  records: readonly T[],
+  keys: ReadonlyArray<SortKey<T>>,
+  columns: SortValue[][],
+): (a: number, b: number) => number {
   const orders = keys.map((key) => key.order);
-  const positions = records.map((_, i) => i);
-  positions.sort((a, b) => {
+  return (a, b) => {
     for (let k = 0; k < columns.length; k++) {
       const column = columns[k] as SortValue[];
       const c = compareValues(column[a], column[b], orders[k] as 1 | -1);
       if (c !== 0) return c;
     }
     return compareIds((records[a] as T).id, (records[b] as T).id);
-  });
+  };
+}
+
+/**
+ * `records` in the order of `keys`, then id ascending: each record's values read once, then
+ * positions sorted by the values read.
+ */
+function sortedBy<T extends { id: string }>(records: T[], keys: ReadonlyArray<SortKey<T>>): T[] {
+  const columns: SortValue[][] = keys.map(() => new Array(records.length));
+  readColumns(records, keys, 0, records.length, columns);
+  const positions = records.map((_, i) => i);
+  positions.sort(positionComparator(records, keys, columns));
+  return positions.map((i) => records[i] as T);
+}
+
+/**
+ * As {@link sortedBy}, in chunks of {@link BUILD_CHUNK} with `pause` between them: the values read
+ * chunk by chunk, runs of a chunk sorted, then merged pairwise (a pause after each pair).
+ */
+async function sortedInChunks<T extends { id: string }>(
+  records: T[],
+  keys: ReadonlyArray<SortKey<T>>,
+  pause: () => Promise<void>,
+): Promise<T[]> {
+  const n = records.length;
+  const columns: SortValue[][] = keys.map(() => new Array(n));
+  for (let from = 0; from < n; from += BUILD_CHUNK) {
+    readColumns(records, keys, from, Math.min(n, from + BUILD_CHUNK), columns);
+    await pause();
+  }
+  const compare = positionComparator(records, keys, columns);
+  let positions = records.map((_, i) => i);
+  for (let from = 0; from < n; from += BUILD_CHUNK) {
+    const to = Math.min(n, from + BUILD_CHUNK);
+    const run = positions.slice(from, to).sort(compare);
+    for (let i = 0; i < run.length; i++) positions[from + i] = run[i] as number;
+    await pause();
+  }
+  // Merged pairwise, a turn of the event loop after every BUILD_CHUNK positions written.
+  let written = 0;
+  for (let width = BUILD_CHUNK; width < n; width *= 2) {
+    const next = new Array<number>(n);
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      let a = lo;
+      let b = mid;
+      for (let out = lo; out < hi; out++) {
+        const takeA = b >= hi || (a < mid && compare(positions[a] as number, positions[b] as number) <= 0);
+        next[out] = takeA ? (positions[a++] as number) : (positions[b++] as number);
+        if (++written >= BUILD_CHUNK) {
+          written = 0;
+          await pause();
+        }
+      }
+    }
+    positions = next;
+  }
   return positions.map((i) => records[i] as T);
 }

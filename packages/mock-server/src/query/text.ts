@@ -16,6 +16,7 @@ import type {
   WorkspaceRun,
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
+import { pauseUnless } from './pause.js';
 
 /**
  * The text a search looks for: trimmed (`String.prototype.trim`, so every Unicode space and line
@@ -119,6 +120,30 @@ export class TextIndex<T extends { id: string }> {
     return (record) => matched.has(record);
   }
 
+  /**
+   * Brings the index up to date ahead of a {@link predicate}: when it must be made whole over more
+   * than {@link PREPARE_RECORDS} records, in steps of that many records with a turn of the event
+   * loop between them, so that a first search does not hold the event loop. Records that change
+   * during a turn are patched by the next search. Throws the signal's reason when `signal` aborts.
+   */
+  async prepare(signal?: AbortSignal): Promise<void> {
+    const version = this.#source.version;
+    const built = this.#built;
+    if (built?.version === version) return;
+    // A patch (the records changed since) is small: the search makes it.
+    if (built && this.#source.changedSince(built.version)) return;
+    const records = [...this.#source.values()];
+    if (records.length <= PREPARE_RECORDS) return;
+    const chunkOf = new Map<string, number>();
+    const chunks: TextChunk<T>[] = [];
+    for (let from = 0; from < records.length; from += PREPARE_RECORDS) {
+      chunks.push(...this.#build(records.slice(from, from + PREPARE_RECORDS), chunkOf, chunks.length));
+      await pauseUnless(signal);
+    }
+    this.#wholeBuilds += 1;
+    this.#built = { version, chunks, chunkOf };
+  }
+
   /** The length of each string the text is kept in, brought up to date first. */
   chunkLengths(): number[] {
     return this.#chunks().map((chunk) => chunk.text.length);
@@ -217,6 +242,12 @@ export class TextIndex<T extends { id: string }> {
  * write makes again about a thousand records' text, not the whole collection's.
  */
 export const TEXT_CHUNK_RECORDS = 1024;
+
+/**
+ * How many records {@link TextIndex.prepare} reads between two turns of the event loop when it makes
+ * the index whole: 8,192 (8 strings of {@link TEXT_CHUNK_RECORDS}).
+ */
+export const PREPARE_RECORDS = 8 * TEXT_CHUNK_RECORDS;
 
 /**
  * The most characters one string of a {@link TextIndex} holds, separators included (a record longer

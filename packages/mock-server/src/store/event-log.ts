@@ -23,6 +23,7 @@
  * @module
  */
 import type { Event, EventField } from '@iacm/sdk/contract';
+import { pause } from '../query/pause.js';
 import { type Dictionary, IntColumn } from './dictionary.js';
 import { EventColumns, type EventSink } from './event-columns.js';
 
@@ -74,12 +75,6 @@ export const COMPACT_AFTER_HOLES = 1024;
 
 /** How many times a walk restarts after the log changed during a pause before it runs without pausing. */
 const MAX_RESTARTS = 2;
-
-/** Gives the event loop a turn (a macrotask, so timers and I/O run). */
-function pause(): Promise<void> {
-  const immediate = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate;
-  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
-}
 
 /** One account's events, time-ordered and columnar. */
 export class EventLog {

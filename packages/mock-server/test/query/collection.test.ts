@@ -5,8 +5,14 @@
  * tells which records changed, or that it no longer remembers.
  */
 import { describe, expect, it } from 'vitest';
-import { CHANGE_LOG_LENGTH, Collection, MAX_COMPOSITE_INDEXES } from '../../src/query/collection.js';
+import {
+  BUILD_CHUNK,
+  CHANGE_LOG_LENGTH,
+  Collection,
+  MAX_COMPOSITE_INDEXES,
+} from '../../src/query/collection.js';
 import { comparator } from '../../src/query/compare.js';
+import { SEARCH_FIELDS, TextIndex, textPredicate } from '../../src/query/text.js';
 import { Random } from '../../src/store/random.js';
 
 type W = { id: string; ci: string | undefined; version: number; repo: string };
@@ -114,5 +120,91 @@ describe('the change log', () => {
     expect(collection.changedSince(v1)).toBeUndefined();
     expect(collection.changedSince(collection.version - 1)).toEqual(['a']);
     expect(collection.changedSince(collection.version + 1)).toBeUndefined();
+  });
+});
+
+describe('indexes of many records are built in chunks', () => {
+  const sort = [
+    { field: 'ci' as const, order: 1 as const },
+    { field: 'version' as const, order: -1 as const },
+  ];
+  const many = (seed: string, count: number) => {
+    const random = new Random(seed);
+    return new Collection<W>(
+      FIELDS,
+      Array.from({ length: count }, (_, i) => record(random, `w${i}`)),
+    );
+  };
+
+  it('gives the event loop turns while it builds, and the query then answers from the index', async () => {
+    const collection = many('chunks', 3 * BUILD_CHUNK + 17);
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    await collection.prepare(sort);
+    clearInterval(timer);
+    expect(turns).toBeGreaterThan(3);
+    const page = collection.query({ sort, offset: 1000, limit: 50 });
+    expect(page.map((w) => w.id)).toEqual(
+      expected(collection.values(), sort, () => true)
+        .slice(1000, 1050)
+        .map((w) => w.id),
+    );
+  });
+
+  it('answers right when the collection changes during the build', async () => {
+    const collection = many('changes', 2 * BUILD_CHUNK + 5);
+    const random = new Random('changes-during');
+    const building = collection.prepare(sort);
+    // Changes while the build gives turns.
+    for (let i = 0; i < 20; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      collection.insert(record(random, `late${i}`));
+      collection.delete(`w${i}`);
+    }
+    await building;
+    const page = collection.query({ sort, offset: 0, limit: 100 });
+    expect(page.map((w) => w.id)).toEqual(
+      expected(collection.values(), sort, () => true)
+        .slice(0, 100)
+        .map((w) => w.id),
+    );
+  });
+
+  it('stops with the signal’s reason when the client has gone', async () => {
+    const collection = many('abort', 2 * BUILD_CHUNK);
+    const controller = new AbortController();
+    const building = collection.prepare(sort, controller.signal);
+    controller.abort(new Error('client gone'));
+    await expect(building).rejects.toThrow('client gone');
+  });
+
+  it('makes a text index whole in chunks too, patched for what changed meanwhile', async () => {
+    type N = { id: string; workspaceName: string; repo: string; labels: string[] };
+    const texts = new Collection<N>(
+      { name: (w: N) => w.workspaceName },
+      Array.from({ length: 20_000 }, (_, i) => ({
+        id: `w${i}`,
+        workspaceName: `ws-${i}`,
+        repo: 'acme/r',
+        labels: [],
+      })),
+    );
+    const fields = (w: N) => SEARCH_FIELDS.workspaces(w as never);
+    const index = new TextIndex(texts, fields);
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    const preparing = index.prepare();
+    await new Promise((resolve) => setImmediate(resolve));
+    texts.update({ id: 'w3', workspaceName: 'changed-while-building', repo: 'acme/r', labels: [] });
+    await preparing;
+    clearInterval(timer);
+    expect(turns).toBeGreaterThan(1);
+    for (const text of ['changed-while', 'ws-3', 'ws-19999']) {
+      const plain = textPredicate(text, fields);
+      const indexed = index.predicate(text);
+      const found = [...texts.values()].filter((w) => indexed?.(w)).map((w) => w.id);
+      expect(found, text).toEqual([...texts.values()].filter((w) => plain?.(w)).map((w) => w.id));
+    }
+    expect(index.wholeBuilds).toBe(1);
   });
 });
