@@ -44,18 +44,49 @@ export interface RouteInput {
   body: unknown;
 }
 
-/** The endpoint table by number of path segments, each template split once (not per request). */
-const routesBySegments = new Map<number, Array<{ definition: EndpointDefinition; path: CompiledPath }>>();
-for (const definition of endpointList) {
-  const path = compilePath(definition.path);
-  const list = routesBySegments.get(path.segments) ?? [];
-  list.push({ definition, path });
-  routesBySegments.set(path.segments, list);
+/**
+ * The path aliases, in one place: every endpoint of the table whose path starts with one of these
+ * prefixes is also matched at the same path without its `/v2` (`POST /workspaces/search` is
+ * `workspaces.search`, `DELETE /workspaces/{workspaceId}` is `workspaces.delete`), because the live
+ * service answers there and clients written against it (Firefly's Terraform provider) call it so.
+ * An alias is the same endpoint: the same name, authentication, validation, operation, faults named
+ * by endpoint and one-off answers; the journal keeps the path as sent. Not in the OpenAPI document,
+ * which lists each operation once, at the spec's path (`docs/api-semantics.md`, "Clients written
+ * against other models").
+ */
+export const UNVERSIONED_PREFIXES: readonly string[] = ['/v2/workspaces'];
+
+/** The version prefix an alias drops. */
+const VERSION_PREFIX = '/v2';
+
+/**
+ * The templates `definition` is matched at: its own path, and its path without `/v2` when it starts
+ * with one of {@link UNVERSIONED_PREFIXES} (the prefix whole, or followed by `/`).
+ */
+export function routeTemplates(definition: Pick<EndpointDefinition, 'path'>): string[] {
+  const { path } = definition;
+  const aliased = UNVERSIONED_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  return aliased ? [path, path.slice(VERSION_PREFIX.length)] : [path];
 }
 
 /**
- * The endpoint for `method` and `path`: of the endpoints whose path matches, the most literal ones
- * (`/v2/guardrails/search` before `/v2/guardrails/{ruleId}`); 404 or 405 (with `Allow`) otherwise.
+ * The endpoint table by number of path segments, each template (and each alias,
+ * {@link routeTemplates}) split once (not per request).
+ */
+const routesBySegments = new Map<number, Array<{ definition: EndpointDefinition; path: CompiledPath }>>();
+for (const definition of endpointList) {
+  for (const template of routeTemplates(definition)) {
+    const path = compilePath(template);
+    const list = routesBySegments.get(path.segments) ?? [];
+    list.push({ definition, path });
+    routesBySegments.set(path.segments, list);
+  }
+}
+
+/**
+ * The endpoint for `method` and `path`: of the endpoints whose path (or alias, {@link routeTemplates})
+ * matches, the most literal ones (`/v2/guardrails/search` before `/v2/guardrails/{ruleId}`); 404 or
+ * 405 (with `Allow`) otherwise.
  */
 export function resolveRoute(method: string, path: string): ResolvedRoute {
   const candidates: Array<ResolvedRoute & { literal: number }> = [];

@@ -71,6 +71,25 @@ function requiredValuesSchema() {
     });
 }
 
+/**
+ * A scope member of a request (`workspaces`, `repositories`, `branches`, `labels`): `{ include,
+ * exclude }`, where a list left out reads as `[]`, what the evaluation reads a missing list as
+ * (`include: []` includes everything, `exclude: []` excludes nothing). Clients that drop empty lists
+ * (Go's `omitempty`: Firefly's Terraform provider sends `{"include":["*"]}`) are answered as the live
+ * service answers them; the rule is stored, and answered, with both lists. The four members
+ * themselves stay required. An answer's scope member (`loose`) carries both lists.
+ */
+function scopeMemberInput() {
+  const list = (meaning: string) =>
+    modeStrings('strict')
+      .default([])
+      .meta({ description: `Default [] (${meaning}).` });
+  return z.strictObject({
+    include: list('includes everything'),
+    exclude: list('excludes nothing'),
+  });
+}
+
 /** Builds the guardrail rule parts, strict (request bodies) or loose (responses). */
 function guardrailParts<M extends Strictness>(mode: M) {
   const list = includeExclude(mode);
@@ -80,11 +99,14 @@ function guardrailParts<M extends Strictness>(mode: M) {
   const severity = (mode === 'strict' ? strictSeverity : z.number().int()) as M extends 'strict'
     ? typeof strictSeverity
     : z.ZodNumber;
+  const member = (mode === 'strict' ? scopeMemberInput() : list) as M extends 'strict'
+    ? ReturnType<typeof scopeMemberInput>
+    : typeof list;
   const scope = modeObject(mode, {
-    workspaces: list,
-    repositories: list,
-    branches: list,
-    labels: list,
+    workspaces: member,
+    repositories: member,
+    branches: member,
+    labels: member,
   });
   const costShape = {
     thresholdAmount: z.number().min(0).optional(),
@@ -444,9 +466,10 @@ export interface GuardrailCreateFields {
   /** The rule's name: 1 to 256 characters, not blank. */
   name: string;
   /**
-   * What the rule applies to: all four lists are required. In a request each list holds at most
-   * 1,000 values of at most 256 characters (`MAX_REQUEST_LIST_VALUES`, `MAX_RULE_VALUE_LENGTH`), as
-   * do the criteria's lists.
+   * What the rule applies to: all four members are required (this type names both lists of each; on
+   * the wire a member's `include` or `exclude` left out reads as `[]`). In a request each list holds
+   * at most 1,000 values of at most 256 characters (`MAX_REQUEST_LIST_VALUES`,
+   * `MAX_RULE_VALUE_LENGTH`), as do the criteria's lists.
    */
   scope: GuardrailScope;
   /** Whether the rule is checked. Default true. */

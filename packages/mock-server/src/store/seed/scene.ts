@@ -16,7 +16,6 @@ import {
   type EventType,
   GuardrailCreateBody,
   type GuardrailCriteria,
-  type GuardrailScope,
   type GuardrailSeverity,
   type GuardrailType,
   MUTATION_TYPES,
@@ -268,8 +267,8 @@ export interface SceneRule {
   severity?: GuardrailSeverity | undefined;
   /** Whether the rule is checked. */
   isEnabled?: boolean | undefined;
-  /** What it applies to, as a create body's `scope`. */
-  scope?: GuardrailScope | undefined;
+  /** What it applies to, as a create body's `scope` (a member's `include` or `exclude` left out is `[]`). */
+  scope?: z.input<typeof GuardrailCreateBody>['scope'] | undefined;
   /** What breaks it, as a create body's `criteria` (the member `type` names). */
   criteria?: GuardrailCriteria | undefined;
 }
