@@ -10,7 +10,7 @@ import { fetchOnce, load } from './lib/load.mjs';
 import { RssSampler, readProcStatus } from './lib/memory.mjs';
 import { atMost, failed, row } from './lib/rows.mjs';
 import { startMock } from './lib/servers.mjs';
-import { duration, median, size } from './lib/stats.mjs';
+import { duration, median, percentile, size } from './lib/stats.mjs';
 
 export const id = 'P4';
 export const title = 'scale: start, memory, queries and GC at real-account volumes';
@@ -66,6 +66,16 @@ const QUERIES = [
     body: { query: { searchText: NOTHING }, size: 50 },
     goal: 100,
     describe: (answer) => `${answer.events.length} events`,
+  },
+  {
+    key: 'workspaceSort3',
+    what: 'workspace search sorted by ciTool, terraformVersion (as a version), repository, page of 100',
+    path: '/v2/workspaces/search?pageSize=100',
+    body: {
+      sort: [{ ciTool: { order: 1 } }, { terraformVersion: { order: -1 } }, { repository: { order: 1 } }],
+    },
+    goal: 50,
+    describe: (answer) => `${answer.length} items`,
   },
   {
     key: 'workspacesNothing',
@@ -168,6 +178,8 @@ export async function run(ctx) {
         rows.push(failed(id, query.what, error, atMost(query.goal, ' ms')));
       }
     }
+    rows.push(await searchAfterWrite(ctx, mock, headers));
+    rows.push(await firstSortBlock(mock, headers));
     rows.push(await abandoned(ctx, mock, headers, results.eventsNothing));
     sampler.mark('done');
     await sampler.sample();
@@ -212,6 +224,105 @@ export async function run(ctx) {
   } finally {
     sampler.stop();
     await mock.stop();
+  }
+}
+
+/**
+ * `searchValue` right after a write: each measured search follows a label change of a workspace
+ * (not measured), so that every search finds the text index out of date. p99 over the searches.
+ * @param {import('./main.mjs').Context} ctx
+ * @param {Awaited<ReturnType<typeof startMock>>} mock
+ * @param {Record<string, string>} headers
+ */
+async function searchAfterWrite(ctx, mock, headers) {
+  const what = 'workspace searchValue matching nothing, right after a write (a label change)';
+  const goal = atMost(10, ' ms');
+  try {
+    const listed = await fetchOnce(`${mock.url}/v2/workspaces/search?pageSize=100`, {
+      method: 'POST',
+      headers,
+      body: {},
+    });
+    const ids = JSON.parse(listed.bytes.toString('utf8')).map((w) => w.id);
+    if (ids.length === 0) throw new Error('no workspace to change');
+    const count = Math.min(ctx.requests, 200);
+    const latencies = [];
+    for (let i = 0; i < count; i++) {
+      const write = await fetchOnce(`${mock.url}/v2/workspaces/${ids[i % ids.length]}/labels`, {
+        method: 'PUT',
+        headers,
+        body: { labels: [`bench-${i}`] },
+      });
+      if (write.status !== 200) throw new Error(`the label change answered ${write.status}`);
+      const t0 = performance.now();
+      const answer = await fetchOnce(`${mock.url}/v2/workspaces/search`, {
+        method: 'POST',
+        headers,
+        body: { searchValue: NOTHING },
+      });
+      latencies.push(performance.now() - t0);
+      if (answer.status !== 200) throw new Error(`the search answered ${answer.status}`);
+    }
+    const p99 = percentile(latencies, 99);
+    return row({
+      id,
+      what,
+      figure: p99,
+      unit: 'ms',
+      text: `p99 ${duration(p99)}, p50 ${duration(percentile(latencies, 50))} (${count} searches, each after a write)`,
+      goal,
+      details: { latencies },
+    });
+  } catch (error) {
+    return failed(id, what, error, goal);
+  }
+}
+
+/**
+ * How long the event loop is held by the first request of a sort not used before (its index built
+ * over every workspace): health checks sent every 5 ms while it runs; the longest one answered.
+ * @param {Awaited<ReturnType<typeof startMock>>} mock
+ * @param {Record<string, string>} headers
+ */
+async function firstSortBlock(mock, headers) {
+  const what = 'longest health check while the first search of a new three-key sort runs (its index built)';
+  const goal = atMost(50, ' ms');
+  try {
+    const health = [];
+    let running = true;
+    const checks = (async () => {
+      while (running) {
+        const t0 = performance.now();
+        await fetch(`${mock.url}/v2/health`).then((res) => res.arrayBuffer());
+        health.push(performance.now() - t0);
+        await sleep(5);
+      }
+    })();
+    await sleep(20);
+    const t0 = performance.now();
+    const answer = await fetchOnce(`${mock.url}/v2/workspaces/search?pageSize=100`, {
+      method: 'POST',
+      headers,
+      body: {
+        sort: [{ repository: { order: -1 } }, { terraformVersion: { order: 1 } }, { ciTool: { order: -1 } }],
+      },
+    });
+    const searchMs = performance.now() - t0;
+    running = false;
+    await checks;
+    if (answer.status !== 200) throw new Error(`the search answered ${answer.status}`);
+    const longest = Math.max(...health);
+    return row({
+      id,
+      what,
+      figure: longest,
+      unit: 'ms',
+      text: `longest ${duration(longest)} of ${health.length} health checks; the search took ${duration(searchMs)}`,
+      goal,
+      details: { health, searchMs },
+    });
+  } catch (error) {
+    return failed(id, what, error, goal);
   }
 }
 
