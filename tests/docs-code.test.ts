@@ -23,6 +23,21 @@
  * - `nocheck` (```ts nocheck: neither checked nor run) is understood by the checker but refused in
  *   the guides: code a reader copies compiles and runs; a fragment is written as a whole block over the
  *   prelude, or shown in a ```text block.
+ * - Printed output: a block shows what it prints with `// prints:` comments, and the test compares them
+ *   with what the block printed when run (console.log and the others, formatted as Node's console does).
+ *   `// prints: <text>` ends the last line of the statement that prints, or sits on the comment lines
+ *   right below it; a `// prints:` with nothing after it takes the `//` comment lines below it, one
+ *   printed line each (for an output of several lines). Everything the statement printed (its calls,
+ *   in loops and callbacks too, in order; an object as Node formats it) must equal the lines shown,
+ *   where `...` inside a line stands for any text (an id, a time) and a line that is only `...` for any
+ *   number of lines. Other comments beside a console call are prose and are not compared: so a printed
+ *   value a guide shows is written as `// prints:` and comes from running the block. A `norun` block
+ *   cannot show one, and a `// prints:` tied to no statement fails. Example:
+ *       for (const issue of error.issues) console.log(issue.path, issue.expected);
+ *       // prints:
+ *       // pageSize at most 500
+ *       // filters.status[0] one of "init_error", ... "failed"
+ *       console.log(problem?.bound, problem?.limit); // prints: maxDepth 64
  *
  * The blocks are compiled in memory; on failure they are also written to a directory under
  * os.tmpdir(), named in the message, to look at. They run from examples/.docs-code-run/ (git-ignored,
@@ -36,12 +51,20 @@ import {
   extractBlocks,
   guides,
   preludePath,
+  printedMatches,
+  printsExpectations,
   root,
   typeCheck,
   virtualDir,
   virtualName,
 } from './docs-code/check.js';
-import { BlockRunner, rewriteImports, runtimePath } from './docs-code/run.js';
+import {
+  BlockRunner,
+  type RunnableBlock,
+  type RunResult,
+  rewriteImports,
+  runtimePath,
+} from './docs-code/run.js';
 
 const blocks = guides().flatMap((doc) => extractBlocks(doc, readFileSync(join(root, doc), 'utf8')));
 const checked = blocks.filter((block) => !block.flags.includes('nocheck'));
@@ -50,6 +73,38 @@ const runnable = checked.filter((block) => !block.flags.includes('norun'));
 const runtimeVirtual = join(virtualDir, 'runtime.ts');
 /** A bound for hangs only. */
 const RUN_BOUND_MS = 30_000;
+
+/**
+ * Runs a block and compares what it printed with its `// prints:` comments (see the top of this file);
+ * rejects naming the guide's line, what was shown and what was printed.
+ */
+async function runAndCompare(runner: BlockRunner, block: RunnableBlock, boundMs: number): Promise<RunResult> {
+  const { expectations, problems } = printsExpectations(block.code);
+  const where = `${block.doc}, TypeScript block ${block.index} (line ${block.line})`;
+  if (problems.length > 0) {
+    throw new Error(
+      `${where}: ${problems.map((problem) => problem.replace(/^line (\d+)/, (_all, n: string) => `guide line ${block.line + Number(n) - 1}`)).join('; ')}`,
+    );
+  }
+  const result = await runner.run(block, boundMs);
+  const wrong: string[] = [];
+  for (const expectation of expectations) {
+    const printed = result.printed
+      .filter(
+        (call) => call.line !== undefined && call.line >= expectation.from && call.line <= expectation.to,
+      )
+      .flatMap((call) => call.text.split('\n').map((line) => line.trimEnd()));
+    if (!printedMatches(expectation.expected, printed)) {
+      wrong.push(
+        `guide line ${block.line + expectation.line - 1} shows:\n${expectation.expected.map((line) => `  ${line}`).join('\n')}\n` +
+          `but guide lines ${block.line + expectation.from - 1}-${block.line + expectation.to - 1} printed:\n` +
+          (printed.length > 0 ? printed.map((line) => `  ${line}`).join('\n') : '  (nothing)'),
+      );
+    }
+  }
+  if (wrong.length > 0) throw new Error(`${where} does not print what it shows:\n${wrong.join('\n')}`);
+  return result;
+}
 
 let results: Map<string, string[]>;
 let dumpDir: string | undefined;
@@ -141,12 +196,23 @@ describe('the TypeScript blocks of the guides run', () => {
           `${block.doc}, TypeScript block ${block.index} (line ${block.line}) is norun without a reason: ` +
             'write <!-- norun: <why> --> on the line above its fence, or // norun: <why> as its first line',
         ).toBeTruthy();
+        expect(
+          printsExpectations(block.code).expectations.map(
+            (each) => `${block.doc}:${block.line + each.line - 1}`,
+          ),
+          'a norun block is not run, so it cannot show a printed output (// prints:)',
+        ).toEqual([]);
         return;
       }
-      await runner.run(block, RUN_BOUND_MS);
+      await runAndCompare(runner, block, RUN_BOUND_MS);
     },
     RUN_BOUND_MS + 10_000,
   );
+
+  it('compares printed outputs: the guides show some', () => {
+    const shown = runnable.filter((block) => printsExpectations(block.code).expectations.length > 0);
+    expect(shown.length).toBeGreaterThan(5);
+  });
 });
 
 describe('the checker itself', () => {
@@ -200,6 +266,33 @@ describe('the checker itself', () => {
       undefined,
       undefined,
     ]);
+  });
+
+  it('ties each // prints: comment to the statement it ends or follows, and refuses one tied to nothing', () => {
+    const code = [
+      'try {', //                                           1
+      '  await run();', //                                  2
+      '} catch (error) {', //                               3
+      '  console.log(String(error)); // prints: Error: ...', // 4
+      '  for (const n of [1, 2]) console.log(n);', //       5
+      '  // prints: 1', //                                  6
+      '  // prints: 2', //                                  7
+      '}', //                                               8
+      "const text = '// prints: not a comment';", //        9
+      '', //                                                10
+      '// prints: nothing above', //                        11
+    ].join('\n');
+    expect(printsExpectations(code)).toEqual({
+      expectations: [
+        { line: 4, from: 4, to: 4, expected: ['Error: ...'] },
+        { line: 6, from: 5, to: 5, expected: ['1', '2'] },
+      ],
+      problems: [expect.stringMatching(/^line 11: a \/\/ prints: comment must end the last line/)],
+    });
+    expect(printedMatches(['a ... c', '...', 'z'], ['a b c', 'x', 'y', 'z'])).toBe(true);
+    expect(printedMatches(['a ... c'], ['a b'])).toBe(false);
+    expect(printedMatches(['a'], ['a', 'b'])).toBe(false);
+    expect(printedMatches(['...'], [])).toBe(true);
   });
 
   it('points the imports of vitest and msw at the stand-ins, on the same lines, and leaves the others', () => {
@@ -278,6 +371,35 @@ describe('the checker itself', () => {
       );
       expect(shared.docsCodeCalls).toEqual(['beforeAll', 'passes', 'afterAll']);
       delete shared.docsCodeCalls;
+    });
+
+    it('compares what a block printed with its // prints: comments, and fails on a wrong one', async () => {
+      const code = [
+        "const names = ['a', 'b'];", //                          1
+        'for (const name of names) console.log(name, 1);', //    2
+        '// prints:', //                                         3
+        '// a 1', //                                             4
+        '// b 1', //                                             5
+        'console.log({ id: crypto.randomUUID() }); // prints: { id: ... }', // 6
+        'console.log(', //                                       7
+        "  'several',", //                                       8
+        "  'lines',", //                                         9
+        '); // prints: several lines', //                        10
+        "console.log('not compared'); // a remark", //           11
+      ].join('\n');
+      const result = await runAndCompare(runner, { doc: 'x.md', index: 6, line: 20, code }, RUN_BOUND_MS);
+      expect(result.printed.map((call) => call.line)).toEqual([2, 2, 6, 7, 11]);
+      const wrong = code.replace('// b 1', '// b 2');
+      await expect(
+        runAndCompare(runner, { doc: 'x.md', index: 7, line: 20, code: wrong }, RUN_BOUND_MS),
+      ).rejects.toThrow(
+        'x.md, TypeScript block 7 (line 20) does not print what it shows:\n' +
+          'guide line 22 shows:\n  a 1\n  b 2\nbut guide lines 21-21 printed:\n  a 1\n  b 1',
+      );
+      const missing = "console.log('one');\nconsole.log('two'); // prints: one";
+      await expect(
+        runAndCompare(runner, { doc: 'x.md', index: 8, line: 1, code: missing }, RUN_BOUND_MS),
+      ).rejects.toThrow(/guide line 2 shows:\n {2}one\nbut guide lines 2-2 printed:\n {2}two$/);
     });
 
     it('fails a block that does not end within the bound', async () => {

@@ -13,7 +13,7 @@
  *
  * Run it: `npx vitest run examples/vitest-suite` (in this repository, the `examples` vitest project).
  */
-import { createMockServer, scene } from '@iacm/mock-server';
+import { createMockServer, scene, unhandledRequestStrategy } from '@iacm/mock-server';
 import { mockMatchers } from '@iacm/mock-server/vitest';
 import { IacmClient } from '@iacm/sdk';
 import { http } from 'msw';
@@ -91,7 +91,8 @@ const server = setupServer(
 );
 
 // The client may be created before listen(): it looks the global fetch up at each call.
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// A request elsewhere fails, naming its method and URL, never its body (MSW's own 'error' prints it).
+beforeAll(() => server.listen({ onUnhandledRequest: unhandledRequestStrategy('error') }));
 afterEach(() => mock.control.reset()); // the scene again: data, journal, one-off answers, faults
 afterAll(() => {
   mock.control.cancelWaits();

@@ -150,3 +150,167 @@ export function typeCheck(given: Map<string, string>): Map<string, string[]> {
   if (global.length > 0) results.set('(global)', global);
   return results;
 }
+
+/**
+ * What a block says it prints: one `// prints:` comment group, tied to the statement above it (see
+ * tests/docs-code.test.ts for the convention). Lines are 1-based lines of the block.
+ */
+export interface PrintsExpectation {
+  /** Block line of the first `// prints:` comment of the group (for messages). */
+  line: number;
+  /** The statement's first and last lines: the console calls made from these lines are compared. */
+  from: number;
+  to: number;
+  /** The printed lines shown; `...` in a line stands for any text, a line that is only `...` for any lines. */
+  expected: string[];
+}
+
+/** `// prints: <one line>` or `// prints:` alone (the lines are the `//` comment lines below it). */
+const PRINTS = /^\/\/\s?prints:(.*)$/;
+
+/**
+ * The `// prints:` comments of a block, each group tied to its statement; `problems` lists the ones
+ * that are tied to nothing (a comment must end the statement's last line, or sit on the comment lines
+ * right below it).
+ */
+export function printsExpectations(code: string): { expectations: PrintsExpectation[]; problems: string[] } {
+  const source = ts.createSourceFile('block.ts', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
+  const lines = code.split('\n');
+  // Every `//` comment, once (the same comment is the trailing one of a node and the leading one of the next).
+  const comments = new Map<number, { line: number; text: string; trailing: boolean }>();
+  // The statements of statement lists (and the bodies of if/for/while), by their last line.
+  const statements: Array<{ from: number; to: number }> = [];
+  const visit = (node: ts.Node) => {
+    for (const range of [
+      ...(ts.getLeadingCommentRanges(code, node.pos) ?? []),
+      ...(ts.getTrailingCommentRanges(code, node.end) ?? []),
+    ]) {
+      if (range.kind !== ts.SyntaxKind.SingleLineCommentTrivia || comments.has(range.pos)) continue;
+      const line = lineOf(range.pos);
+      const before = (lines[line - 1] ?? '').slice(
+        0,
+        source.getLineAndCharacterOfPosition(range.pos).character,
+      );
+      comments.set(range.pos, {
+        line,
+        text: code.slice(range.pos, range.end),
+        trailing: before.trim() !== '',
+      });
+    }
+    if (isStatement(node)) statements.push({ from: lineOf(node.getStart(source)), to: lineOf(node.end) });
+    // getChildren (not forEachChild): the tokens too, so that a comment before a `}` is seen.
+    for (const child of node.getChildren(source)) visit(child);
+  };
+  visit(source);
+  const ordered = [...comments.values()].sort((a, b) => a.line - b.line);
+  const commentLines = new Map(ordered.filter((c) => !c.trailing).map((c) => [c.line, c.text]));
+
+  const expectations: PrintsExpectation[] = [];
+  const problems: string[] = [];
+  const byAnchor = new Map<number, PrintsExpectation>();
+  for (const comment of ordered) {
+    const match = PRINTS.exec(comment.text);
+    if (!match) continue;
+    // The code line it belongs to: its own, or the code line above its run of comment lines.
+    let anchor = comment.line;
+    if (!comment.trailing) {
+      anchor -= 1;
+      while (commentLines.has(anchor)) anchor -= 1;
+    }
+    const code = anchor >= 1 ? (lines[anchor - 1] ?? '').trim() : '';
+    const statement = statements.filter((each) => each.to === anchor).sort((a, b) => a.from - b.from)[0];
+    if (!code || !statement) {
+      problems.push(
+        `line ${comment.line}: a // prints: comment must end the last line of the statement that prints, ` +
+          'or follow it on the comment lines right below it',
+      );
+      continue;
+    }
+    const expected: string[] = [];
+    const text = (match[1] ?? '').trim();
+    if (text) expected.push(text);
+    else {
+      // `// prints:` alone: the output is the comment lines below it, `// ` taken off.
+      for (let next = comment.line + 1; commentLines.has(next); next += 1) {
+        const body = commentLines.get(next) ?? '';
+        if (PRINTS.test(body)) break;
+        expected.push(body.replace(/^\/\/ ?/, '').trimEnd());
+      }
+      if (expected.length === 0) {
+        problems.push(
+          `line ${comment.line}: a // prints: with nothing after it needs the printed lines below it`,
+        );
+        continue;
+      }
+    }
+    const known = byAnchor.get(anchor);
+    if (known) known.expected.push(...expected);
+    else {
+      const expectation = { line: comment.line, from: statement.from, to: statement.to, expected };
+      byAnchor.set(anchor, expectation);
+      expectations.push(expectation);
+    }
+  }
+  return { expectations, problems };
+}
+
+/** A statement of a statement list, or the body of an if/for/while/do statement. */
+function isStatement(node: ts.Node): boolean {
+  const parent = node.parent;
+  // Not a token (`{`, `}`), not the list getChildren makes, not a block of its own.
+  if (!parent || node.kind <= ts.SyntaxKind.LastToken || node.kind === ts.SyntaxKind.SyntaxList) return false;
+  if (ts.isBlock(node)) return false;
+  if (
+    ts.isSourceFile(parent) ||
+    ts.isBlock(parent) ||
+    ts.isCaseClause(parent) ||
+    ts.isDefaultClause(parent)
+  ) {
+    return true;
+  }
+  return (
+    (ts.isIfStatement(parent) && (parent.thenStatement === node || parent.elseStatement === node)) ||
+    (ts.isIterationStatement(parent, false) && parent.statement === node)
+  );
+}
+
+/**
+ * Whether printed lines match the lines a guide shows: equal line by line, where `...` in a shown line
+ * stands for any text and a shown line that is only `...` for any number of lines.
+ */
+export function printedMatches(shown: readonly string[], printed: readonly string[]): boolean {
+  // Bounded by the lengths: a guide shows a few lines, a block prints a few.
+  const memo = new Map<string, boolean>();
+  const from = (i: number, j: number): boolean => {
+    const key = `${i},${j}`;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    let result: boolean;
+    if (i === shown.length) result = j === printed.length;
+    else if (shown[i] === '...') result = from(i + 1, j) || (j < printed.length && from(i, j + 1));
+    else result = j < printed.length && lineMatches(shown[i] ?? '', printed[j] ?? '') && from(i + 1, j + 1);
+    memo.set(key, result);
+    return result;
+  };
+  return from(0, 0);
+}
+
+/** One shown line against one printed line; `...` stands for any text (no regular expression). */
+function lineMatches(shown: string, printed: string): boolean {
+  const parts = shown.trim().split('...');
+  const text = printed.trim();
+  if (parts.length === 1) return text === parts[0];
+  const first = parts[0] ?? '';
+  const last = parts[parts.length - 1] ?? '';
+  if (!text.startsWith(first) || text.length < first.length + last.length || !text.endsWith(last))
+    return false;
+  let at = first.length;
+  const end = text.length - last.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = text.indexOf(part, at);
+    if (found < 0 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
+}

@@ -9,7 +9,8 @@
  * pointed at the prelude's stand-ins (see runtime.ts.txt). While a block runs:
  * - the working directory is a temporary directory (a block may write files; this needs vitest's
  *   default `forks` pool, as worker threads cannot change directory);
- * - what it prints is kept, and shown if it fails;
+ * - what it prints is kept, as Node's console formats it, with the block's line each call came from
+ *   (read from the call's stack), for the `// prints:` comparison, and shown if it fails;
  * - every server it starts listening (node:http, the mock's `listen`, ...) is recorded and closed after
  *   it; a fixed port (`listen(3000)`) becomes a free one, so that blocks never collide with each other
  *   or with a server already running on the machine;
@@ -19,7 +20,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync 
 import { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatWithOptions } from 'node:util';
+import { format } from 'node:util';
 import ts from 'typescript';
 import { type CodeBlock, root } from './check.js';
 
@@ -55,10 +56,20 @@ interface Runtime {
 /** A block to run: where it comes from (for messages) and its code. */
 export type RunnableBlock = Pick<CodeBlock, 'doc' | 'index' | 'line' | 'code'>;
 
+/** One console call of a block. */
+export interface Printed {
+  /** The block's line the call was made from (absent when no line of the block is on the stack). */
+  line?: number;
+  /** What it printed, as Node's console prints it (without colours). */
+  text: string;
+}
+
 /** What a block did. */
 export interface RunResult {
-  /** What it printed (console.log and the others), one entry per call. */
+  /** What it printed (console.log and the others), one entry per call: `<method>: <text>`. */
   output: string[];
+  /** The same calls, with the block's line each was made from. */
+  printed: Printed[];
   /** The vitest tests it declared, run after it. */
   tests: number;
 }
@@ -127,9 +138,10 @@ export class BlockRunner {
     writeFileSync(file, `${rewriteImports(block.code)}\nexport {};\n`);
     const prelude = await this.#runtime.startPrelude();
     const output: string[] = [];
+    const printed: Printed[] = [];
     const restoreEnv = setEnv(prelude.env);
     const restoreGlobals = setGlobals(prelude.globals);
-    const restoreConsole = captureConsole(output);
+    const restoreConsole = captureConsole(output, printed, file);
     const servers = recordServers();
     const cwd = process.cwd();
     process.chdir(this.#cwd);
@@ -166,7 +178,7 @@ export class BlockRunner {
       prelude.close();
       rmSync(file, { force: true });
     }
-    return { output, tests };
+    return { output, printed, tests };
   }
 
   /** Removes the run directory (and the run root, when no other run uses it). */
@@ -195,6 +207,17 @@ function located(text: string, file: string, firstLine: number): string {
     new RegExp(`(?:file://)?${escaped}:(\\d+):(\\d+)`, 'g'),
     (_all, line: string, column: string) => `(guide line ${firstLine + Number(line) - 1}, column ${column})`,
   );
+}
+
+/** The line of `file` in the first stack frame that is in it (the block's line of a console call). */
+function callerLine(stack: string, file: string): number | undefined {
+  for (const frame of stack.split('\n')) {
+    const at = frame.indexOf(`${file}:`);
+    if (at < 0) continue;
+    const line = Number.parseInt(frame.slice(at + file.length + 1), 10);
+    if (Number.isSafeInteger(line)) return line;
+  }
+  return undefined;
 }
 
 function setEnv(values: Record<string, string>): () => void {
@@ -226,11 +249,15 @@ function setGlobals(values: Record<string, unknown>): () => void {
 
 const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug'] as const;
 
-function captureConsole(output: string[]): () => void {
+/** Keeps what the block prints, and from which of its lines (read from the stack, `file:line:column`). */
+function captureConsole(output: string[], printed: Printed[], file: string): () => void {
   const saved = CONSOLE_METHODS.map((method) => [method, console[method]] as const);
   for (const method of CONSOLE_METHODS) {
     console[method] = (...args: unknown[]) => {
-      output.push(`${method}: ${formatWithOptions({ depth: 3 }, ...args)}`);
+      const text = format(...args);
+      output.push(`${method}: ${text}`);
+      const line = callerLine(new Error().stack ?? '', file);
+      printed.push(line === undefined ? { text } : { line, text });
     };
   }
   return () => {

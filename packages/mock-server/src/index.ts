@@ -17,6 +17,12 @@ export {
   toFetchResponse,
 } from './adapters/msw.js';
 export { SUPPORTED_MSW_RANGE, UnsupportedMswError } from './adapters/msw-support.js';
+export {
+  type MockUnhandledRequestCallback,
+  type UnhandledFrameArgs,
+  UnhandledRequestError,
+  unhandledRequestStrategy,
+} from './adapters/unhandled-request.js';
 export { MockCore, type MockOptions } from './app/mock.js';
 export { OPTION_RANGES } from './app/options.js';
 export { RESET_STAGES, type ResetStage } from './app/reset.js';

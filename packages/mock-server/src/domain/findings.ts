@@ -1,4 +1,5 @@
 import {
+  type StackFindings as ContractStackFindings,
   type IacStack,
   NOTIFICATION_TYPES,
   type NotificationType,
@@ -28,17 +29,8 @@ export type FindingInput = z.input<typeof FindingBody>;
 /** A finding as {@link FindingBody} parsed it. */
 export type CheckedFinding = z.output<typeof FindingBody>;
 
-/** Counts of findings on a stack: a documented addition to the stack record. */
-export interface StackFindings {
-  /** Drifted resources. */
-  drifts: number;
-  /** Ghost resources (in the state, gone from the cloud). */
-  ghosts: number;
-  /** Unmanaged resources (in the cloud, in no state). */
-  unmanaged: number;
-  /** Insights detected. */
-  insights: number;
-}
+/** Counts of findings on a stack: the contract's `StackFindings` (a documented addition of the mock). */
+export type StackFindings = ContractStackFindings;
 
 const COUNTER: Record<NotificationType, keyof StackFindings> = {
   Drift: 'drifts',
@@ -46,9 +38,6 @@ const COUNTER: Record<NotificationType, keyof StackFindings> = {
   UnmanagedResource: 'unmanaged',
   InsightDetected: 'insights',
 };
-
-/** A stack record as the mock stores it: the contract's stack plus the `findings` counts. */
-type StackWithFindings = IacStack & { findings?: StackFindings };
 
 const WEBHOOK_PROVIDERS = new Set(['aws', 'gcp', 'azurerm']);
 
@@ -73,7 +62,7 @@ export function recordFinding(
   const index = stacks.findIndex((s) => s.id === stackId);
   const stack = stacks[index];
   if (!stack) return undefined;
-  const before = (stack as StackWithFindings).findings ?? {
+  const before = stack.findings ?? {
     drifts: 0,
     ghosts: 0,
     unmanaged: 0,
@@ -81,7 +70,7 @@ export function recordFinding(
   };
   const findings = { ...before, [COUNTER[input.kind]]: before[COUNTER[input.kind]] + 1 };
   const status = statusAfter(stack, findings);
-  const updated: StackWithFindings = { ...stack, status, findings };
+  const updated: IacStack = { ...stack, status, findings };
   stacks[index] = updated;
 
   const provider = stack.stackProviders.find((p) => p.isIntegrated) ?? stack.stackProviders[0];

@@ -44,7 +44,7 @@ function sortName(sort: ReadonlyArray<{ field: string; order: 1 | -1 }>): string
  * built the first time a query needs it and kept up to date on every insert, update and delete by
  * binary search and splice, so no request sorts the whole collection. Indexes of one key stay for
  * good; indexes of several keys (a sort by `ciTool`, then `terraformVersion`, then `repository`) are
- * kept up to {@link MAX_COMPOSITE_INDEXES}. An index is built by reading each record's sort values
+ * kept up to 16 (`MAX_COMPOSITE_INDEXES`). An index is built by reading each record's sort values
  * once, then sorting positions (a version-aware key is computed once per record, not once per
  * comparison). Ties end with the id, so pages never overlap or skip.
  */
@@ -140,7 +140,7 @@ export class Collection<T extends { id: string }> {
   }
 
   /**
-   * Builds the index of `sort` ahead of a {@link query}, in chunks of {@link BUILD_CHUNK} records
+   * Builds the index of `sort` ahead of a {@link query}, in chunks of 8,192 records (`BUILD_CHUNK`)
    * that give the event loop a turn between them, so that the first query of a sort over many
    * records does not hold it (a query builds a missing index at once). Nothing to do when the index
    * is there, or the collection is small. Should the collection change during a turn, the build

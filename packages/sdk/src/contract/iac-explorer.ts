@@ -197,7 +197,33 @@ export interface StackProvider {
   isIntegrated: boolean;
 }
 
-/** An IaC stack, the hit of the stack query (spec §2.5). */
+/**
+ * Counts of findings on an IaC stack: an addition of the mock, not in the spec. The mock sets it on a
+ * stack when a finding is recorded (`control.recordFinding`, `POST /__mock/stacks/{stackId}/findings`;
+ * `docs/mock-server.md`, "Findings on IaC stacks"), and answers it with the stack from then on.
+ */
+export const StackFindings = z.looseObject({
+  drifts: z.number().int().min(0),
+  ghosts: z.number().int().min(0),
+  unmanaged: z.number().int().min(0),
+  insights: z.number().int().min(0),
+});
+/**
+ * Counts of findings on an IaC stack: an addition of the mock, not in the spec (see
+ * `docs/mock-server.md`, "Findings on IaC stacks").
+ */
+export interface StackFindings {
+  /** Drifted resources. */
+  drifts: number;
+  /** Ghost resources (in the state, gone from the cloud). */
+  ghosts: number;
+  /** Unmanaged resources (in the cloud, in no state). */
+  unmanaged: number;
+  /** Insights detected. */
+  insights: number;
+}
+
+/** An IaC stack, the hit of the stack query (spec §2.5), with the mock's `findings` addition. */
 export const IacStack = z.looseObject({
   id: z.string(),
   name: z.string(),
@@ -209,6 +235,10 @@ export const IacStack = z.looseObject({
   assetCount: z.number().int().min(0),
   stackProviders: z.array(StackProvider),
   metadata: z.looseObject({ vcsRepo: z.string(), vcsPath: z.string(), branch: z.string() }),
+  findings: StackFindings.optional().meta({
+    description:
+      'An addition of the mock, not in the spec: counts of the findings recorded on the stack (docs/mock-server.md, "Findings on IaC stacks").',
+  }),
 });
 /** Where an IaC stack's code lives. */
 export interface IacStackMetadata {
@@ -246,6 +276,11 @@ export interface IacStack {
   stackProviders: StackProvider[];
   /** Where the stack's code lives. */
   metadata: IacStackMetadata;
+  /**
+   * Counts of the findings recorded on the stack: an addition of the mock, not in the spec, present
+   * once a finding was recorded (`control.recordFinding`).
+   */
+  findings?: StackFindings | undefined;
 }
 
 /** The answer of the stack query: the page's hits and the number of matching stacks. */
