@@ -257,7 +257,9 @@ export const STOPS: ReadonlyArray<readonly [string, Stop]> = [
 ];
 
 /** What {@link startAndStop} saw. */
-export interface CliRun {
+export interface CliRun<T = unknown> {
+  /** What the `during` callback returned (`undefined` without one). */
+  during: T | undefined;
   /** The URL the command printed. */
   url: string;
   /** The status of `GET <url>/v2/health`. */
@@ -284,18 +286,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const STOP_BOUND_MS = 30_000;
 
 /**
- * Starts `npx <args>` (a mock server with `--port 0`) detached, in its own process group as a
- * terminal starts it, reads the URL it prints and calls its health endpoint; then stops it as
- * `stop` says and waits (30 s at most) for npx to exit, for every process of its tree and group to
- * end, and for the port to take a new listener. Whatever still runs at the end is killed.
+ * Starts `npx <args>` (a mock server with `--port 0`; `options.command` instead of npx: `bun`,
+ * `deno`, `node`) detached, in its own process group as a terminal starts it, reads the URL it
+ * prints, calls its health endpoint and then `options.during(url)` (if given); then stops it as
+ * `stop` says and waits (30 s at most) for the command to exit, for every process of its tree and
+ * group to end, and for the port to take a new listener. Whatever still runs at the end is killed.
  */
-export async function startAndStop(
+export async function startAndStop<T = undefined>(
   cwd: string,
   env: NodeJS.ProcessEnv,
   args: string[],
   stop: Stop = { signal: 'SIGTERM', target: 'pid' },
-): Promise<CliRun> {
-  const child: ChildProcess = spawn('npx', args, {
+  options: { command?: string; during?: (url: string) => Promise<T> } = {},
+): Promise<CliRun<T>> {
+  const child: ChildProcess = spawn(options.command ?? 'npx', args, {
     cwd,
     env,
     detached: true,
@@ -336,12 +340,13 @@ export async function startAndStop(
         clearTimeout(timer);
         reject(
           new Error(
-            `npx ${args.join(' ')} exited (${JSON.stringify(how)}) before printing a URL:\n${output}`,
+            `${options.command ?? 'npx'} ${args.join(' ')} exited (${JSON.stringify(how)}) before printing a URL:\n${output}`,
           ),
         );
       });
     });
     const health = (await fetch(`${url}/v2/health`)).status;
+    const during = await options.during?.(url);
     const port = Number(new URL(url).port);
     tree = [pid, ...descendants(pid)];
     process.kill(stop.target === 'pid' ? pid : -pid, stop.signal);
@@ -363,7 +368,18 @@ export async function startAndStop(
       leftRunning = living();
       portFreed = await portFree(port);
     }
-    return { url, health, processes: tree.length, exit, leftRunning, portFreed, stdout, stderr, output };
+    return {
+      during,
+      url,
+      health,
+      processes: tree.length,
+      exit,
+      leftRunning,
+      portFreed,
+      stdout,
+      stderr,
+      output,
+    };
   } finally {
     for (const p of processes()) {
       if (p.pgid === pid || tree.includes(p.pid)) {

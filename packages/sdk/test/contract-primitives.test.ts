@@ -1,4 +1,5 @@
 import {
+  fieldIssuesFromZod,
   MAX_PAGE_SIZE,
   NanoTimestamp,
   ObjectId,
@@ -15,6 +16,7 @@ import {
 } from '@iacm/sdk/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 
 const hex24 = fc.stringMatching(/^[0-9a-fA-F]{24}$/);
 const dates = fc.date({
@@ -60,6 +62,13 @@ describe('Uuid and PathId', () => {
       'expected a 24-character hexadecimal record id or a lower-case UUID, received "workspace-1"',
     );
     expect(PathId.safeParse('3F0B9A4E-2C1D-4E5F-8A9B-0C1D2E3F4A5B').success).toBe(false);
+    // A request's issue says what came once, though the schema's own message already says it.
+    const input = { workspaceId: 'workspace-1' };
+    const parsed = z.object({ workspaceId: PathId }).safeParse(input);
+    if (parsed.success) throw new Error('expected a refusal');
+    expect(fieldIssuesFromZod(parsed.error, 'path', input)[0]?.message).toBe(
+      'path.workspaceId: expected a 24-character hexadecimal record id or a lower-case UUID, received "workspace-1"',
+    );
   });
 
   it('maps a 24-hex id to a UUID and back to the same (lower-case) id', () => {

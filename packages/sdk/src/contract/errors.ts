@@ -369,7 +369,10 @@ export function zodIssues(error: z.ZodError, input: unknown, format: IssueFormat
     const expected = expectedOf(issue, dialect);
     const generic = issue.message.startsWith(dialect === 'request' ? 'Invalid input' : 'Invalid');
     const base = generic && expected ? `expected ${expected}` : issue.message;
-    const message = `${format.label(where)}: ${base}, received ${received}`;
+    // A schema's own message may already say what came (`PathId`'s does): not said twice.
+    const message = base.includes(', received ')
+      ? `${format.label(where)}: ${base}`
+      : `${format.label(where)}: ${base}, received ${received}`;
     // (Members in the order each wording has always written them.)
     if (expected === undefined) issues.push({ path: where, message, received });
     else if (dialect === 'request') issues.push({ path: where, message, received, expected });

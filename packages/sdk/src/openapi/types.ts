@@ -99,7 +99,10 @@ export interface OpenApiOperation {
    * operation answers only in rare cases, and those fault injection produces).
    */
   responses: Record<string, OpenApiResponse | OpenApiReference>;
-  /** The security requirements: bearer authentication, when the endpoint needs it. */
+  /**
+   * The security requirements: bearer authentication where the endpoint needs it, `[]` where it is
+   * open (login, health); for a webhook delivery, the integration's credentials or none.
+   */
   security?: Array<Record<string, string[]>>;
   /** iacm extension: how the endpoint's results are paged (`page`, `offset`, `continuation`, `none`). */
   'x-iacm-pagination'?: string;
@@ -112,17 +115,31 @@ export interface OpenApiOperation {
 /** The operations of one path, by lower-case HTTP method. */
 export type OpenApiPathItem = Partial<Record<'get' | 'post' | 'put' | 'patch' | 'delete', OpenApiOperation>>;
 
-/** A security scheme. */
-export interface OpenApiSecurityScheme {
-  /** The scheme kind. */
-  type: 'http';
-  /** The HTTP authentication scheme. */
-  scheme: string;
-  /** The token format. */
-  bearerFormat?: string;
-  /** How to obtain credentials. */
-  description?: string;
-}
+/**
+ * A security scheme: an HTTP authentication scheme (`bearer`, `basic`), or a value sent verbatim in
+ * a header (`apiKey`, the `Authorization` value a webhook integration is configured with).
+ */
+export type OpenApiSecurityScheme =
+  | {
+      /** The scheme kind. */
+      type: 'http';
+      /** The HTTP authentication scheme. */
+      scheme: string;
+      /** The token format. */
+      bearerFormat?: string;
+      /** How to obtain credentials. */
+      description?: string;
+    }
+  | {
+      /** The scheme kind. */
+      type: 'apiKey';
+      /** Where the value is sent. */
+      in: 'header';
+      /** The header's name. */
+      name: string;
+      /** How to obtain credentials. */
+      description?: string;
+    };
 
 /** An OpenAPI 3.1.0 document of the IaC management service API, as {@link buildOpenApiDocument} builds it. */
 export interface OpenApiDocument {
