@@ -6,7 +6,7 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     clean: false,
-    sourcemap: true,
+    sourcemap: false, // a map would point at src/, which is not published (the release rehearsal checks)
     target: 'es2022',
     platform: 'neutral',
     treeshake: true,
@@ -15,7 +15,7 @@ export default defineConfig([
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
     dts: false,
-    sourcemap: true,
+    sourcemap: false, // a map would point at src/, which is not published (the release rehearsal checks)
     target: 'es2022',
     platform: 'node',
   },

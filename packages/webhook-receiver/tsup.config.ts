@@ -9,7 +9,7 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   dts: { resolve: ['@iacm/sdk'] },
   clean: true,
-  sourcemap: true,
+  sourcemap: false, // a map would point at src/, which is not published (the release rehearsal checks)
   target: 'es2022',
   platform: 'neutral',
   // zod schema builders are pure: unused contract schemas next to the webhook ones are dropped.
