@@ -90,7 +90,13 @@ export function dependencyUrl(from, specifier) {
     }
     return undefined;
   };
-  const entry = pick(manifest.exports?.[subpath]);
+  // `exports` may be the root's conditions themselves (ky's: `{ types, default }`), or a map of subpaths.
+  const exportsMap = manifest.exports;
+  const sugar =
+    exportsMap &&
+    typeof exportsMap === 'object' &&
+    !Object.keys(exportsMap).some((key) => key.startsWith('.'));
+  const entry = pick(sugar ? (subpath === '.' ? exportsMap : undefined) : exportsMap?.[subpath]);
   if (entry === undefined) throw new Error(`cannot find the ESM entry of ${specifier} in ${dir}`);
   return url(join(dir, entry));
 }

@@ -5,12 +5,15 @@
 import { max, mean, percentile } from './stats.mjs';
 
 /**
+ * The calls, each timed (wall), and this process's CPU time over all of them (user + system): the
+ * CPU a call costs the caller, whatever the machine's load does to wall time.
  * @param {() => Promise<unknown>} call
  * @param {{ requests: number, warmup: number }} counts
  */
 export async function time(call, { requests, warmup }) {
   for (let i = 0; i < warmup; i++) await call();
   const latencies = new Array(requests);
+  const cpu = process.cpuUsage();
   const started = performance.now();
   for (let i = 0; i < requests; i++) {
     const t0 = performance.now();
@@ -18,7 +21,8 @@ export async function time(call, { requests, warmup }) {
     latencies[i] = performance.now() - t0;
   }
   const elapsedMs = performance.now() - started;
-  return { requests, elapsedMs, latencies };
+  const used = process.cpuUsage(cpu);
+  return { requests, elapsedMs, latencies, cpuPerCallMs: (used.user + used.system) / 1000 / requests };
 }
 
 /**
@@ -28,22 +32,28 @@ export async function time(call, { requests, warmup }) {
  * @param {number} rounds
  * @param {{ requests: number, warmup: number }} counts
  * @param {Record<K, { before?: () => unknown, call: () => Promise<unknown> }>} subjects
- * @returns {Promise<Record<K, { requests: number, meanMs: number, p50Ms: number, p99Ms: number, maxMs: number }>>}
+ * Each subject's CPU time per call is the median of its rounds' (`cpuMs`), with every round's
+ * (`cpuRoundsMs`) for the spread.
+ * @returns {Promise<Record<K, { requests: number, meanMs: number, p50Ms: number, p99Ms: number, maxMs: number, cpuMs: number, cpuRoundsMs: number[] }>>}
  */
 export async function alternateCalls(rounds, counts, subjects) {
-  const pools = Object.fromEntries(Object.keys(subjects).map((key) => [key, []]));
+  const pools = Object.fromEntries(Object.keys(subjects).map((key) => [key, { latencies: [], cpu: [] }]));
   for (let i = 0; i < rounds; i++) {
     for (const [key, subject] of Object.entries(subjects)) {
       await subject.before?.();
-      pools[key].push(...(await time(subject.call, counts)).latencies);
+      const timed = await time(subject.call, counts);
+      pools[key].latencies.push(...timed.latencies);
+      pools[key].cpu.push(timed.cpuPerCallMs);
     }
   }
-  const summary = (latencies) => ({
+  const summary = ({ latencies, cpu }) => ({
     requests: latencies.length,
     meanMs: mean(latencies),
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     maxMs: max(latencies),
+    cpuMs: percentile(cpu, 50),
+    cpuRoundsMs: cpu,
   });
-  return Object.fromEntries(Object.entries(pools).map(([key, latencies]) => [key, summary(latencies)]));
+  return Object.fromEntries(Object.entries(pools).map(([key, pool]) => [key, summary(pool)]));
 }
