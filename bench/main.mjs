@@ -12,6 +12,7 @@
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { cpuPinning } from './lib/cpus.mjs';
 import { machine, load as machineLoad } from './lib/machine.mjs';
 import { BENCH, checkBuilds, ROOT } from './lib/paths.mjs';
 import { stopAll } from './lib/processes.mjs';
@@ -194,12 +195,14 @@ async function main() {
     log,
   };
   const info = machine();
+  const pinning = cpuPinning();
   const report = {
     schema: 1,
     startedAt: started.toISOString(),
     command: `node bench/main.mjs ${process.argv.slice(2).join(' ')}`.trim(),
     options: { ...options, out: relative(ROOT, options.out) },
     machine: info,
+    pinning: pinning.text,
     load: { before: machineLoad(), after: undefined },
     staleBuilds: stale,
     benchmarks: [],
@@ -207,7 +210,7 @@ async function main() {
   };
   log(
     `${info.cpuCount} x ${info.cpuModel}, ${Math.round(info.totalMemoryBytes / 2 ** 30)} GiB, Node ${info.node}, ` +
-      `load ${report.load.before.loadavg.join(' ')}`,
+      `load ${report.load.before.loadavg.join(' ')}; ${pinning.text}`,
   );
   for (const key of options.only) {
     const module = await import(BENCHMARKS[key]);
@@ -248,7 +251,7 @@ async function main() {
   writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
   const load = `load average ${report.load.before.loadavg.join(' ')} before, ${report.load.after.loadavg.join(' ')} after`;
   process.stdout.write(
-    `\n${table(report.rows)}\n\n${info.cpuCount} x ${info.cpuModel}, Node ${info.node}, ${info.os}; ${load}.\n` +
+    `\n${table(report.rows)}\n\n${info.cpuCount} x ${info.cpuModel}, Node ${info.node}, ${info.os}; ${load}; ${pinning.text}.\n` +
       `Written to ${relative(ROOT, options.out)}.\n`,
   );
   const missing = report.rows.filter((r) => typeof r.figure !== 'number' || !Number.isFinite(r.figure));

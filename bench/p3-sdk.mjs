@@ -32,7 +32,8 @@ export async function run(ctx) {
   } finally {
     await mock.stop();
   }
-  const raw = await startRaw([routeOf('POST', PATH, answer)]);
+  // The recorded answer's server feeds the measured client: a helper, off the client's core.
+  const raw = await startRaw([routeOf('POST', PATH, answer)], { role: 'helper' });
   try {
     const result = await runChild(
       join(BENCH, 'p3-sdk-child.mjs'),

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { measuredNode } from './cpus.mjs';
 import { BENCH, ROOT, url } from './paths.mjs';
 
 const PROBE = url(join(BENCH, 'lib', 'probe.mjs'));
@@ -38,16 +39,19 @@ function tail(text) {
  * `listening on <url>` on its stdout (the mock's CLI) or an IPC message `{ bench: 'ready', url }`.
  * @param {string} script path of the script
  * @param {string[]} [args]
- * @param {{ env?: Record<string, string>, execArgv?: string[], readyTimeoutMs?: number, onReady?: (url: string) => Promise<void> }} [options]
+ * @param {{ env?: Record<string, string>, execArgv?: string[], readyTimeoutMs?: number, onReady?: (url: string) => Promise<void>, role?: 'measured' | 'helper' }} [options]
  * @returns {Promise<ServerProcess>}
  */
 export function startServer(script, args = [], options = {}) {
   const started = performance.now();
-  const child = spawn(process.execPath, [...(options.execArgv ?? []), '--import', PROBE, script, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  const child = spawn(
+    ...measuredNode([...(options.execArgv ?? []), '--import', PROBE, script, ...args], options.role),
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    },
+  );
   running.add(child);
   let output = '';
   let nextId = 1;
@@ -141,7 +145,7 @@ export function startServer(script, args = [], options = {}) {
  * @param {{ timeoutMs?: number, execArgv?: string[] }} [options]
  */
 export function runChild(script, input, options = {}) {
-  const child = spawn(process.execPath, [...(options.execArgv ?? []), script, JSON.stringify(input)], {
+  const child = spawn(...measuredNode([...(options.execArgv ?? []), script, JSON.stringify(input)]), {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

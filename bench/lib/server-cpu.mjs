@@ -1,0 +1,38 @@
+/**
+ * Throughput rows by CPU time (issue 25): a server's CPU time per request, read by probe.mjs before
+ * and after each round of load, and the ratio of a baseline's to a subject's (higher is better, as a
+ * throughput ratio), the median of the rounds with their spread.
+ */
+import { load } from './load.mjs';
+import { median } from './stats.mjs';
+
+/**
+ * One round of load against `server` (`options` as `load` takes them, without `url`; `path` is the
+ * request's path), with the server's CPU time per request over it (warm-up included, on both sides).
+ * @param {import('./processes.mjs').ServerProcess} server
+ * @param {string} path
+ * @param {Omit<Parameters<typeof load>[0], 'url'>} options
+ * @param {number[]} cpuRounds each round's CPU per request is appended here
+ */
+export async function loadWithServerCpu(server, path, options, cpuRounds) {
+  const before = (await server.stats()).cpuMs;
+  const result = await load({ ...options, url: `${server.url}${path}` });
+  cpuRounds.push(((await server.stats()).cpuMs - before) / (options.requests + options.warmup));
+  return result;
+}
+
+/**
+ * The baseline's CPU per request over the subject's, round by round: the median and the spread.
+ * @param {number[]} subject
+ * @param {number[]} baseline
+ */
+export function cpuRatio(subject, baseline) {
+  const rounds = subject.map((ms, i) => (baseline[i] ?? Number.NaN) / ms);
+  return {
+    ratio: median(rounds),
+    rounds,
+    spread: `${Math.min(...rounds).toFixed(2)}-${Math.max(...rounds).toFixed(2)}x`,
+    subjectMs: median(subject),
+    baselineMs: median(baseline),
+  };
+}
