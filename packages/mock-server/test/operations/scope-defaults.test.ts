@@ -161,3 +161,47 @@ describe('guardrail scope members with a list left out', () => {
     expect(await rulesNamed(ctx, 'wrong')).toEqual([]);
   });
 });
+
+describe('guardrail criteria lists left out', () => {
+  const everywhere = {
+    workspaces: { include: [], exclude: [] },
+    repositories: { include: [], exclude: [] },
+    branches: { include: [], exclude: [] },
+    labels: { include: [], exclude: [] },
+  };
+  const rule = (name: string, type: string, criteria: unknown) => ({
+    createdBy: 'bbbbbbbbbbbbbbbbbbbbbbbb',
+    name,
+    type,
+    scope: everywhere,
+    criteria,
+    severity: 3,
+  });
+
+  it('a policy rule and a resource rule take include or exclude left out, stored and answered with both', async () => {
+    const ctx = await setup();
+    const policy = await ctx.call('POST', '/v2/guardrails', {
+      body: rule('sparse policy', 'policy', {
+        policy: { severity: 'high', policies: { include: ['s3-*'] } },
+      }),
+    });
+    expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+    const resource = await ctx.call('POST', '/v2/guardrails', {
+      body: rule('sparse resource', 'resource', {
+        resource: { regions: { exclude: ['eu-west-1'] }, assetTypes: { include: ['aws_s3_bucket'] } },
+      }),
+    });
+    expect(resource.status, JSON.stringify(resource.body)).toBe(200);
+    const stored = async (name: string) =>
+      ((await rulesNamed(ctx, name))[0] as unknown as { criteria: Record<string, unknown> }).criteria;
+    expect(await stored('sparse policy')).toMatchObject({
+      policy: { severity: 'high', policies: { include: ['s3-*'], exclude: [] } },
+    });
+    expect(await stored('sparse resource')).toMatchObject({
+      resource: {
+        regions: { include: [], exclude: ['eu-west-1'] },
+        assetTypes: { include: ['aws_s3_bucket'], exclude: [] },
+      },
+    });
+  });
+});

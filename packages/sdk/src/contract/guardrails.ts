@@ -72,14 +72,15 @@ function requiredValuesSchema() {
 }
 
 /**
- * A scope member of a request (`workspaces`, `repositories`, `branches`, `labels`): `{ include,
- * exclude }`, where a list left out reads as `[]`, what the evaluation reads a missing list as
+ * An include/exclude member of a request (the scope's `workspaces`, `repositories`, `branches`,
+ * `labels`; the criteria's `policies`, `regions`, `assetTypes`): `{ include, exclude }`, where a
+ * list left out reads as `[]`, what the evaluation reads a missing list as
  * (`include: []` includes everything, `exclude: []` excludes nothing). Clients that drop empty lists
  * (Go's `omitempty`: Firefly's Terraform provider sends `{"include":["*"]}`) are answered as the live
- * service answers them; the rule is stored, and answered, with both lists. The four members
- * themselves stay required. An answer's scope member (`loose`) carries both lists.
+ * service answers them; the rule is stored, and answered, with both lists. The members
+ * themselves stay required. An answer's member (`loose`) carries both lists.
  */
-function scopeMemberInput() {
+function includeExcludeInput() {
   const list = (meaning: string) =>
     modeStrings('strict')
       .default([])
@@ -99,8 +100,8 @@ function guardrailParts<M extends Strictness>(mode: M) {
   const severity = (mode === 'strict' ? strictSeverity : z.number().int()) as M extends 'strict'
     ? typeof strictSeverity
     : z.ZodNumber;
-  const member = (mode === 'strict' ? scopeMemberInput() : list) as M extends 'strict'
-    ? ReturnType<typeof scopeMemberInput>
+  const member = (mode === 'strict' ? includeExcludeInput() : list) as M extends 'strict'
+    ? ReturnType<typeof includeExcludeInput>
     : typeof list;
   const scope = modeObject(mode, {
     workspaces: member,
@@ -116,17 +117,18 @@ function guardrailParts<M extends Strictness>(mode: M) {
   const cost = (
     mode === 'strict' ? modeObject(mode, costShape).meta({ minProperties: 1 }) : modeObject(mode, costShape)
   ) as ModeObject<M, typeof costShape>;
+  // The criteria's include/exclude lists read a list left out as [] in a request too (as the scope's).
   const policy = modeObject(mode, {
     severity: modeEnum(mode, POLICY_SEVERITIES),
-    policies: list,
+    policies: member,
   });
   const resource = modeObject(mode, {
     actions: (mode === 'strict'
       ? z.array(modeEnum(mode, RESOURCE_ACTIONS)).max(MAX_REQUEST_LIST_VALUES)
       : z.array(modeEnum(mode, RESOURCE_ACTIONS))
     ).optional(),
-    regions: list,
-    assetTypes: list,
+    regions: member,
+    assetTypes: member,
     specificResources: modeStrings(mode, MAX_RESOURCE_ADDRESS_LENGTH).optional(),
   });
   const tag = modeObject(mode, {

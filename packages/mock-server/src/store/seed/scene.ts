@@ -15,7 +15,6 @@ import {
   EVENT_TYPES,
   type EventType,
   GuardrailCreateBody,
-  type GuardrailCriteria,
   type GuardrailSeverity,
   type GuardrailType,
   MUTATION_TYPES,
@@ -269,8 +268,11 @@ export interface SceneRule {
   isEnabled?: boolean | undefined;
   /** What it applies to, as a create body's `scope` (a member's `include` or `exclude` left out is `[]`). */
   scope?: z.input<typeof GuardrailCreateBody>['scope'] | undefined;
-  /** What breaks it, as a create body's `criteria` (the member `type` names). */
-  criteria?: GuardrailCriteria | undefined;
+  /**
+   * What breaks it, as a create body's `criteria` (the member `type` names; an include/exclude
+   * list left out is `[]`).
+   */
+  criteria?: z.input<typeof GuardrailCreateBody>['criteria'] | undefined;
 }
 
 /** An IaC stack of a {@link SceneAccount}: the stack of the workspace it names, with its findings. */
