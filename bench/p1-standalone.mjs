@@ -7,9 +7,9 @@
  */
 import { alternate, fetchOnce } from './lib/load.mjs';
 import { atLeast, row } from './lib/rows.mjs';
-import { cpuRatio, loadWithServerCpu } from './lib/server-cpu.mjs';
+import { cpuFigures, loadWithServerCpu } from './lib/server-cpu.mjs';
 import { routeOf, startMock, startRaw } from './lib/servers.mjs';
-import { duration, num, size } from './lib/stats.mjs';
+import { size } from './lib/stats.mjs';
 
 export const id = 'P1';
 export const title = 'standalone workspace search vs raw node:http (same bytes)';
@@ -45,28 +45,16 @@ export async function run(ctx) {
       () => loadWithServerCpu(mock, PATH, options, cpu.a),
       () => loadWithServerCpu(raw, PATH, options, cpu.b),
     );
-    const byCpu = cpuRatio(cpu.a, cpu.b);
-    const ratio = byCpu.ratio;
-    const throughput = a.rps / b.rps;
+    const figures = cpuFigures(cpu, a, b);
     return [
       row({
         id,
         what: `workspace search, 25 items (${size(answer.bytes.length)}), standalone mock vs raw node:http: CPU time per request (raw / mock)`,
-        figure: ratio,
+        figure: figures.figure,
         unit: 'x',
-        text:
-          `${ratio.toFixed(2)}x (server CPU per request ${duration(byCpu.subjectMs)} vs ${duration(byCpu.baselineMs)}; ` +
-          `rounds ${byCpu.spread}; throughput ${throughput.toFixed(2)}x, ` +
-          `${num(a.rps)} vs ${num(b.rps)} req/s; p50 ${num(a.p50Ms)} vs ${num(b.p50Ms)} ms, p99 ${num(a.p99Ms)} vs ${num(b.p99Ms)} ms)`,
+        text: figures.text,
         goal: atLeast(0.4, 'x'),
-        details: {
-          concurrency: ctx.concurrency,
-          subject: a,
-          baseline: b,
-          cpuMs: cpu,
-          rounds: byCpu.rounds,
-          throughput,
-        },
+        details: { concurrency: ctx.concurrency, ...figures.details },
       }),
     ];
   } finally {

@@ -10,9 +10,9 @@ import { alternate, fetchOnce } from './lib/load.mjs';
 import { BENCH, DIST, url } from './lib/paths.mjs';
 import { startServer } from './lib/processes.mjs';
 import { atLeast, row } from './lib/rows.mjs';
-import { cpuRatio, loadWithServerCpu } from './lib/server-cpu.mjs';
+import { cpuFigures, loadWithServerCpu } from './lib/server-cpu.mjs';
 import { routeOf, startRaw } from './lib/servers.mjs';
-import { duration, num, size } from './lib/stats.mjs';
+import { size } from './lib/stats.mjs';
 
 export const id = 'P5';
 export const title = 'webhook receiver on node:http vs raw node:http reading and parsing the same body';
@@ -71,28 +71,16 @@ export async function run(ctx) {
         () => loadWithServerCpu(receiver, '/webhooks', options, cpu.a),
         () => loadWithServerCpu(raw, '/webhooks', options, cpu.b),
       );
-      const byCpu = cpuRatio(cpu.a, cpu.b);
-      const throughput = a.rps / b.rps;
+      const figures = cpuFigures(cpu, a, b);
       rows.push(
         row({
           id,
           what: `Drift notification of ${size(Buffer.byteLength(body))}, receiver (Basic credentials) vs raw read + JSON.parse: CPU time per request (raw / receiver)`,
-          figure: byCpu.ratio,
+          figure: figures.figure,
           unit: 'x',
-          text:
-            `${byCpu.ratio.toFixed(2)}x (server CPU per request ${duration(byCpu.subjectMs)} vs ${duration(byCpu.baselineMs)}; rounds ${byCpu.spread}; ` +
-            `throughput ${throughput.toFixed(2)}x, ${num(a.rps)} vs ${num(b.rps)} req/s; ` +
-            `p50 ${num(a.p50Ms)} vs ${num(b.p50Ms)} ms, p99 ${num(a.p99Ms)} vs ${num(b.p99Ms)} ms)`,
+          text: figures.text,
           goal: goals[label],
-          details: {
-            bodyBytes: Buffer.byteLength(body),
-            concurrency: ctx.concurrency,
-            subject: a,
-            baseline: b,
-            cpuMs: cpu,
-            rounds: byCpu.rounds,
-            throughput,
-          },
+          details: { bodyBytes: Buffer.byteLength(body), concurrency: ctx.concurrency, ...figures.details },
         }),
       );
     }

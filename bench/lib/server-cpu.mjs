@@ -4,7 +4,7 @@
  * throughput ratio), the median of the rounds with their spread.
  */
 import { load } from './load.mjs';
-import { median } from './stats.mjs';
+import { duration, median, num } from './stats.mjs';
 
 /**
  * One round of load against `server` (`options` as `load` takes them, without `url`; `path` is the
@@ -34,5 +34,25 @@ export function cpuRatio(subject, baseline) {
     spread: `${Math.min(...rounds).toFixed(2)}-${Math.max(...rounds).toFixed(2)}x`,
     subjectMs: median(subject),
     baselineMs: median(baseline),
+  };
+}
+
+/**
+ * A row's figure, text and details from two servers' rounds: the CPU ratio (baseline over subject)
+ * with its spread, and the throughput and latencies of the pooled loads beside it.
+ * @param {{ a: number[], b: number[] }} cpu each round's CPU per request, subject (`a`) and baseline (`b`)
+ * @param {import('./load.mjs').LoadResult} a the subject's pooled load
+ * @param {import('./load.mjs').LoadResult} b the baseline's pooled load
+ */
+export function cpuFigures(cpu, a, b) {
+  const byCpu = cpuRatio(cpu.a, cpu.b);
+  const throughput = a.rps / b.rps;
+  return {
+    figure: byCpu.ratio,
+    text:
+      `${byCpu.ratio.toFixed(2)}x (server CPU per request ${duration(byCpu.subjectMs)} vs ${duration(byCpu.baselineMs)}; ` +
+      `rounds ${byCpu.spread}; throughput ${throughput.toFixed(2)}x, ${num(a.rps)} vs ${num(b.rps)} req/s; ` +
+      `p50 ${num(a.p50Ms)} vs ${num(b.p50Ms)} ms, p99 ${num(a.p99Ms)} vs ${num(b.p99Ms)} ms)`,
+    details: { subject: a, baseline: b, cpuMs: cpu, rounds: byCpu.rounds, throughput },
   };
 }
