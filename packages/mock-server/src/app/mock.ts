@@ -66,10 +66,9 @@ export type { MockOptions } from './options.js';
  * memory and shared with it (`store/template.ts`). A scene's data is its records and the default
  * sizes around them (its records are bounded).
  */
-function sessionBytes(options: MockOptions): number {
+function sessionBytes(options: MockOptions, data: DataSource): number {
   const sizes = { ...DEFAULT_SIZES, ...(options.scene ? {} : options.sizes) };
   const estimate = estimateSeedBytes(sizes);
-  const data = startConfiguration(options).data;
   const shared = !('snapshot' in data) && hasTemplate(dataKey(data));
   return shared ? Math.ceil(estimate / SHARED_DATA_FRACTION) : estimate;
 }
@@ -77,11 +76,14 @@ function sessionBytes(options: MockOptions): number {
 /** What part of its estimate a session's data takes when it shares data generated before: 1/20. */
 const SHARED_DATA_FRACTION = 20;
 
-/** Marks the options of a session's core (module-private: a session does not make sessions). */
+/**
+ * Marks the options of a session's core (module-private: a session does not make sessions), with
+ * its start configuration, resolved once by the mock that makes it (for its memory estimate too).
+ */
 const IN_SESSION: unique symbol = Symbol('iacm-mock-session');
 
 /** The options of a session's core, as the mock that owns it makes them. */
-type SessionOptions = MockOptions & { [IN_SESSION]?: true };
+type SessionOptions = MockOptions & { [IN_SESSION]?: StartConfiguration };
 
 /**
  * The transport-free mock server: a plain request in, a plain response out. Routes through the
@@ -147,7 +149,7 @@ export class MockCore {
 
   /** Creates a core with its seeded state. */
   constructor(options: MockOptions = {}) {
-    const start = startConfiguration(options);
+    const start = (options as SessionOptions)[IN_SESSION] ?? startConfiguration(options);
     this.#start = start;
     this.#options = options;
     // Sessions end (by DELETE or idleness) with their waits cancelled and their timers stopped.
@@ -312,7 +314,11 @@ export class MockCore {
     return {
       create: (source) => {
         const options = this.#sessionOptions(source);
-        const { id, core } = sessions.create(() => new MockCore(options), sessionBytes(options));
+        const start = startConfiguration(options);
+        const { id, core } = sessions.create(
+          () => new MockCore({ ...options, [IN_SESSION]: start } as SessionOptions),
+          sessionBytes(options, start.data),
+        );
         return { id, accounts: core.accounts() };
       },
       list: () => sessions.list(),
@@ -325,7 +331,7 @@ export class MockCore {
    * source, its signing key or its sessions, and the session's source (default: the `seed` and
    * `sizes` options).
    */
-  #sessionOptions(source: CheckedSessionSource): SessionOptions {
+  #sessionOptions(source: CheckedSessionSource): MockOptions {
     const {
       seed,
       sizes,
@@ -339,7 +345,7 @@ export class MockCore {
     } = this.#options;
     const own = Object.keys(source).length > 0 ? source : { seed, sizes };
     const data = Object.fromEntries(Object.entries(own).filter(([, v]) => v !== undefined));
-    return { ...shared, ...data, [IN_SESSION]: true };
+    return { ...shared, ...data };
   }
 
   /** Ends this (session's) core: its pending waits rejected, its deliveries and pending steps dropped with their timers. */
