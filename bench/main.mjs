@@ -18,6 +18,7 @@ import { BENCH, checkBuilds, ROOT } from './lib/paths.mjs';
 import { stopAll } from './lib/processes.mjs';
 import { formatSummary, summarize } from './lib/profile.mjs';
 import { failed } from './lib/rows.mjs';
+import { median, num } from './lib/stats.mjs';
 
 /** The benchmarks, in the order they run. */
 const BENCHMARKS = {
@@ -36,13 +37,18 @@ const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
   --only <ids>          run only these, comma-separated: ${Object.keys(BENCHMARKS).join(', ')} (FA: createMockServer() time to first answer; SE: a session's memory and creation time)
   --smoke               reduced sizes and 50 requests per row; checks that every row produces a figure
   --requests <n>        measured requests per row (default 500; smoke 50)
-  --warmup <n>          warm-up requests per row, not measured (default 20; smoke 10)
+  --warmup <n>          warm-up requests per row and round, not measured (default 200, P4 at most 20;
+                        smoke 10): enough for V8 to optimise the request path before it is measured
   --concurrency <n>     requests in flight for the throughput rows, P1 and P5 (default 10)
-  --rounds <n>          alternating rounds of subject and baseline in the ratio rows (default 5; smoke 1)
+  --rounds <n>          alternating rounds of subject and baseline in the ratio rows (default 9; smoke 1);
+                        a ratio is the median of the rounds' ratios
   --row-seconds <n>     P4: stop a row after this many seconds even before --requests (default 30; smoke 15)
   --workspaces <n>      P4: workspaces of the primary account (default 100000; smoke 2000)
   --events <n>          P4: events of the primary account (default 1000000; smoke 20000)
   --processes <n>       FA: fresh processes per side (default 7; smoke 2)
+  --runs <n>            run the selected benchmarks n times in a row (default 1) and print how far each
+                        figure moved: every CPU-time ratio is held to within ±10% of its median over
+                        the runs (issue 25's goal for the method), other figures are shown, not held
   --out <file>          the JSON report (default bench/results/latest.json)
   --profile             also write a CPU profile of every measured process (bench/results/profiles/)
                         and print where the time went
@@ -61,6 +67,7 @@ const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
  * @property {number} processes
  * @property {(name: string) => { execArgv: string[] }} serverOptions node flags for a measured process
  * @property {(message: string) => void} log a progress line (stderr)
+ * @property {number} run which run this is, from 1 (`--runs`)
  */
 
 function parseArgs(argv) {
@@ -69,13 +76,14 @@ function parseArgs(argv) {
     only: Object.keys(BENCHMARKS),
     smoke,
     requests: smoke ? 50 : 500,
-    warmup: smoke ? 10 : 20,
+    warmup: smoke ? 10 : 200,
     concurrency: 10,
-    rounds: smoke ? 1 : 5,
+    rounds: smoke ? 1 : 9,
     rowSeconds: smoke ? 15 : 30,
     workspaces: smoke ? 2000 : 100_000,
     events: smoke ? 20_000 : 1_000_000,
     processes: smoke ? 2 : 7,
+    runs: 1,
     out: join(BENCH, 'results', 'latest.json'),
     profile: false,
     help: false,
@@ -89,6 +97,7 @@ function parseArgs(argv) {
     '--workspaces': ['workspaces', 0, 100_000],
     '--events': ['events', 0, 1_000_000],
     '--processes': ['processes', 1, 100],
+    '--runs': ['runs', 1, 10],
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -149,6 +158,91 @@ function table(rows) {
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n');
 }
 
+/**
+ * Runs the benchmarks `keys` once, in order.
+ * @param {string[]} keys
+ * @param {Context} ctx
+ */
+async function runOnce(keys, ctx) {
+  const { log } = ctx;
+  const benchmarks = [];
+  const all = [];
+  for (const key of keys) {
+    const module = await import(BENCHMARKS[key]);
+    const loadBefore = machineLoad();
+    log(`${key}: ${module.title} (load ${loadBefore.loadavg.join(' ')}) ...`);
+    const t0 = performance.now();
+    let rows;
+    try {
+      rows = await module.run(ctx);
+    } catch (error) {
+      rows = [failed(key, module.title, error)];
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    for (const r of rows)
+      log(`  ${r.what}: ${r.text}${r.goal ? ` (goal ${r.goal.text}: ${r.met ? 'met' : 'not met'})` : ''}`);
+    benchmarks.push({
+      id: key,
+      title: module.title,
+      seconds: Math.round(seconds * 10) / 10,
+      loadBefore,
+      loadAfter: machineLoad(),
+    });
+    all.push(...rows);
+  }
+  return { benchmarks, rows: all };
+}
+
+/**
+ * How far each figure moved over the runs: the figures, their median and the largest deviation from
+ * it. A CPU-time ratio (`stable: 'cpu'`) is within the method's goal when every run is within ±10% of
+ * the median; other figures are reported, not held.
+ * @param {Array<{ rows: import('./lib/rows.mjs').Row[] }>} runs
+ */
+function stability(runs) {
+  const byRow = new Map();
+  for (const { rows } of runs) {
+    for (const r of rows) {
+      const key = `${r.id}\u0000${r.what}`;
+      if (!byRow.has(key)) byRow.set(key, { id: r.id, what: r.what, held: r.stable === 'cpu', figures: [] });
+      byRow.get(key).figures.push(r.figure);
+    }
+  }
+  return [...byRow.values()].map((entry) => {
+    const numbers = entry.figures.filter((f) => typeof f === 'number' && Number.isFinite(f));
+    const mid = median(numbers);
+    // A median of 0 (a row that measured nothing to do) moved only if another run measured more.
+    const deviation =
+      mid === 0
+        ? numbers.some((f) => f !== 0)
+          ? Number.POSITIVE_INFINITY
+          : 0
+        : Math.max(...numbers.map((f) => Math.abs(f / mid - 1)));
+    return {
+      ...entry,
+      median: mid,
+      maxDeviation: deviation,
+      within10: entry.held ? numbers.length === runs.length && deviation <= 0.1 : null,
+    };
+  });
+}
+
+/** The stability record as a Markdown table. */
+function stabilityTable(entries) {
+  const cells = entries.map((e) => [
+    e.id,
+    e.what.length > 70 ? `${e.what.slice(0, 67)}...` : e.what,
+    e.figures.map((f) => (typeof f === 'number' ? num(f) : '-')).join(', '),
+    num(e.median),
+    Number.isFinite(e.maxDeviation) ? `${(e.maxDeviation * 100).toFixed(1)}%` : '-',
+    e.within10 === null ? '- (not held)' : e.within10 ? 'yes' : 'no',
+  ]);
+  const head = ['id', 'what', 'figures by run', 'median', 'largest deviation', 'within ±10%'];
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c) => `| ${c.map((x, i) => pad(x, widths[i])).join(' | ')} |`;
+  return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n');
+}
+
 async function main() {
   let options;
   try {
@@ -189,10 +283,15 @@ async function main() {
     processes: options.processes,
     serverOptions: (name) => ({
       execArgv: options.profile
-        ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+        ? [
+            '--cpu-prof',
+            `--cpu-prof-dir=${profileDir}`,
+            `--cpu-prof-name=${options.runs > 1 ? `run${ctx.run}-` : ''}${name}.cpuprofile`,
+          ]
         : [],
     }),
     log,
+    run: 1,
   };
   const info = machine();
   const pinning = cpuPinning();
@@ -207,34 +306,22 @@ async function main() {
     staleBuilds: stale,
     benchmarks: [],
     rows: [],
+    runs: [],
   };
   log(
     `${info.cpuCount} x ${info.cpuModel}, ${Math.round(info.totalMemoryBytes / 2 ** 30)} GiB, Node ${info.node}, ` +
       `load ${report.load.before.loadavg.join(' ')}; ${pinning.text}`,
   );
-  for (const key of options.only) {
-    const module = await import(BENCHMARKS[key]);
-    const loadBefore = machineLoad();
-    log(`${key}: ${module.title} (load ${loadBefore.loadavg.join(' ')}) ...`);
-    const t0 = performance.now();
-    let rows;
-    try {
-      rows = await module.run(ctx);
-    } catch (error) {
-      rows = [failed(key, module.title, error)];
-    }
-    const seconds = (performance.now() - t0) / 1000;
-    for (const r of rows)
-      log(`  ${r.what}: ${r.text}${r.goal ? ` (goal ${r.goal.text}: ${r.met ? 'met' : 'not met'})` : ''}`);
-    report.benchmarks.push({
-      id: key,
-      title: module.title,
-      seconds: Math.round(seconds * 10) / 10,
-      loadBefore,
-      loadAfter: machineLoad(),
-    });
-    report.rows.push(...rows);
+  for (let run = 1; run <= options.runs; run++) {
+    if (options.runs > 1) log(`run ${run} of ${options.runs} (load ${machineLoad().loadavg.join(' ')})`);
+    ctx.run = run;
+    const one = await runOnce(options.only, ctx);
+    report.runs.push({ run, ...one });
+    report.benchmarks = one.benchmarks;
+    report.rows = one.rows;
+    if (options.runs > 1) process.stdout.write(`\nRun ${run} of ${options.runs}:\n${table(one.rows)}\n`);
   }
+  if (options.runs > 1) report.stability = stability(report.runs);
   if (options.profile) {
     report.profiles = [];
     for (const file of readdirSync(profileDir)
@@ -250,8 +337,14 @@ async function main() {
   mkdirSync(dirname(options.out), { recursive: true });
   writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
   const load = `load average ${report.load.before.loadavg.join(' ')} before, ${report.load.after.loadavg.join(' ')} after`;
+  const held = report.stability?.filter((e) => e.within10 !== null) ?? [];
+  const stable =
+    report.stability === undefined
+      ? ''
+      : `\nOver ${options.runs} runs:\n${stabilityTable(report.stability)}\n` +
+        `${held.filter((e) => e.within10).length} of ${held.length} CPU-time ratios stayed within ±10% of their median.\n`;
   process.stdout.write(
-    `\n${table(report.rows)}\n\n${info.cpuCount} x ${info.cpuModel}, Node ${info.node}, ${info.os}; ${load}; ${pinning.text}.\n` +
+    `${options.runs > 1 ? '' : `\n${table(report.rows)}\n`}${stable}\n${info.cpuCount} x ${info.cpuModel}, Node ${info.node}, ${info.os}; ${load}; ${pinning.text}.\n` +
       `Written to ${relative(ROOT, options.out)}.\n`,
   );
   const missing = report.rows.filter((r) => typeof r.figure !== 'number' || !Number.isFinite(r.figure));

@@ -53,6 +53,7 @@ export async function run(ctx) {
         figure: figures.figure,
         unit: 'x',
         text: figures.text,
+        stable: figures.stable,
         goal: atLeast(0.4, 'x'),
         details: { concurrency: ctx.concurrency, ...figures.details },
       }),

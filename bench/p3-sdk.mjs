@@ -11,7 +11,7 @@ import { BENCH } from './lib/paths.mjs';
 import { runChild } from './lib/processes.mjs';
 import { atMost, row } from './lib/rows.mjs';
 import { routeOf, startMock, startRaw } from './lib/servers.mjs';
-import { duration, size } from './lib/stats.mjs';
+import { duration, pairedRatio, size } from './lib/stats.mjs';
 
 export const id = 'P3';
 export const title = 'SDK call vs fetch + JSON.parse (validation strict and off)';
@@ -45,13 +45,12 @@ export async function run(ctx) {
     // By CPU time (this process's, per call: the client's own cost, whatever the load does to wall
     // time), the median of the rounds with its spread; wall time beside it.
     const line = (subject, base) => {
-      const ratio = subject.cpuMs / base.cpuMs;
-      const rounds = subject.cpuRoundsMs.map((ms, i) => ms / (base.cpuRoundsMs[i] ?? base.cpuMs));
+      const { ratio, rounds, spread } = pairedRatio(subject.cpuRoundsMs, base.cpuRoundsMs);
       return {
         ratio,
         rounds,
         text:
-          `${ratio.toFixed(2)}x (CPU ${duration(subject.cpuMs)} vs ${duration(base.cpuMs)}; rounds ${Math.min(...rounds).toFixed(2)}-${Math.max(...rounds).toFixed(2)}x; ` +
+          `${ratio.toFixed(2)}x (CPU ${duration(subject.cpuMs)} vs ${duration(base.cpuMs)}; rounds ${spread}; ` +
           `wall mean ${duration(subject.meanMs)} vs ${duration(base.meanMs)}, ${(subject.meanMs / base.meanMs).toFixed(2)}x)`,
       };
     };
@@ -68,6 +67,7 @@ export async function run(ctx) {
         text: strict.text,
         goal: atMost(1.5, 'x'),
         details: { subject: result.strict, baseline: result.fetch, rounds: strict.rounds },
+        stable: 'cpu',
       }),
       row({
         id,
@@ -77,6 +77,7 @@ export async function run(ctx) {
         text: offKy.text,
         goal: atMost(1.1, 'x'),
         details: { subject: result.off, baseline: result.ky, rounds: offKy.rounds },
+        stable: 'cpu',
       }),
       row({
         id,
@@ -91,6 +92,7 @@ export async function run(ctx) {
           kyVsFetch: kyFetch.ratio,
           rounds: offFetch.rounds,
         },
+        stable: 'cpu',
       }),
     ];
   } finally {

@@ -79,6 +79,7 @@ export async function run(ctx) {
           figure: figures.figure,
           unit: 'x',
           text: figures.text,
+          stable: figures.stable,
           goal: goals[label],
           details: { bodyBytes: Buffer.byteLength(body), concurrency: ctx.concurrency, ...figures.details },
         }),

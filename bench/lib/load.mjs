@@ -17,6 +17,9 @@ import { max, mean, percentile } from './stats.mjs';
  * @property {number} [maxSeconds] stop measuring after this long, even before `requests` (default: none)
  * @property {number} [warmupMaxSeconds] stop warming up after this long (default: none)
  * @property {number} [expectStatus] the status every answer must have (default 200)
+ * @property {() => Promise<void>} [beforeMeasured] called after the warm-up, before the measured
+ *   requests (a server's CPU time is read there, so that the warm-up's JIT and first-use work is not
+ *   counted)
  */
 
 /**
@@ -177,6 +180,7 @@ export async function load(options) {
   };
   try {
     await run(warmup, undefined, performance.now() + warmupMaxSeconds * 1000);
+    await options.beforeMeasured?.();
     /** @type {number[]} */
     const latencies = [];
     const started = performance.now();

@@ -4,6 +4,29 @@
  * on `gc` and answers the benchmark's questions (GC pauses, memory, CPU time) over the IPC channel.
  */
 import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * With `IACM_BENCH_CPU_WORKER=1` (P4's abandoned request): a worker thread answers `GET /` on its own
+ * port with the process's CPU time, read the moment it is asked, even while the main thread is busy
+ * (the IPC channel is answered only when the main thread's event loop turns).
+ */
+let cpuPort;
+if (process.env.IACM_BENCH_CPU_WORKER === '1') {
+  const worker = new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     const server = require('node:http').createServer((req, res) => {
+       const cpu = process.cpuUsage();
+       res.end(String((cpu.user + cpu.system) / 1000));
+     });
+     server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));`,
+    { eval: true },
+  );
+  worker.once('message', (port) => {
+    cpuPort = port;
+  });
+  worker.unref();
+}
 
 if (typeof process.send === 'function') {
   const fresh = () => ({ count: 0, totalMs: 0, maxMs: 0, over50: 0, over100: 0 });
@@ -34,6 +57,7 @@ if (typeof process.send === 'function') {
         return (cpu.user + cpu.system) / 1000;
       })(),
       uptimeMs: performance.now(),
+      cpuPort,
     });
     if (message.type === 'gc-reset') gc = fresh();
   });

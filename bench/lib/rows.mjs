@@ -21,6 +21,8 @@
  * @property {boolean | null} met null without a goal or a figure
  * @property {Record<string, unknown>} [details] raw numbers for the JSON file
  * @property {string} [error] why there is no figure
+ * @property {'cpu'} [stable] a CPU-time ratio: held to the method's goal (issue 25) of staying within
+ *   ±10% of its median over consecutive runs (`--runs`); throughput and wall-time ratios are not
  */
 
 /**

@@ -4,20 +4,27 @@
  * throughput ratio), the median of the rounds with their spread.
  */
 import { load } from './load.mjs';
-import { duration, median, num } from './stats.mjs';
+import { duration, median, num, pairedRatio } from './stats.mjs';
 
 /**
  * One round of load against `server` (`options` as `load` takes them, without `url`; `path` is the
- * request's path), with the server's CPU time per request over it (warm-up included, on both sides).
+ * request's path), with the server's CPU time per measured request (read after the warm-up and after
+ * the measured requests, so that neither the warm-up's JIT work nor connection set-up counts).
  * @param {import('./processes.mjs').ServerProcess} server
  * @param {string} path
  * @param {Omit<Parameters<typeof load>[0], 'url'>} options
  * @param {number[]} cpuRounds each round's CPU per request is appended here
  */
 export async function loadWithServerCpu(server, path, options, cpuRounds) {
-  const before = (await server.stats()).cpuMs;
-  const result = await load({ ...options, url: `${server.url}${path}` });
-  cpuRounds.push(((await server.stats()).cpuMs - before) / (options.requests + options.warmup));
+  let before = Number.NaN;
+  const result = await load({
+    ...options,
+    url: `${server.url}${path}`,
+    beforeMeasured: async () => {
+      before = (await server.stats()).cpuMs;
+    },
+  });
+  cpuRounds.push(((await server.stats()).cpuMs - before) / result.requests);
   return result;
 }
 
@@ -27,11 +34,8 @@ export async function loadWithServerCpu(server, path, options, cpuRounds) {
  * @param {number[]} baseline
  */
 export function cpuRatio(subject, baseline) {
-  const rounds = subject.map((ms, i) => (baseline[i] ?? Number.NaN) / ms);
   return {
-    ratio: median(rounds),
-    rounds,
-    spread: `${Math.min(...rounds).toFixed(2)}-${Math.max(...rounds).toFixed(2)}x`,
+    ...pairedRatio(baseline, subject),
     subjectMs: median(subject),
     baselineMs: median(baseline),
   };
@@ -54,5 +58,6 @@ export function cpuFigures(cpu, a, b) {
       `rounds ${byCpu.spread}; throughput ${throughput.toFixed(2)}x, ${num(a.rps)} vs ${num(b.rps)} req/s; ` +
       `p50 ${num(a.p50Ms)} vs ${num(b.p50Ms)} ms, p99 ${num(a.p99Ms)} vs ${num(b.p99Ms)} ms)`,
     details: { subject: a, baseline: b, cpuMs: cpu, rounds: byCpu.rounds, throughput },
+    stable: 'cpu',
   };
 }

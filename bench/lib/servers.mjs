@@ -16,7 +16,8 @@ export const DEMO_KEYS = { accessKey: 'iacm_ak_demo', secretKey: 'iacm_sk_demo' 
  * Starts `node packages/mock-server/dist/cli.js --port 0 --quiet [size flags]` and waits until its
  * port answers (`GET /v2/health`); `startMs` is from spawn to that answer.
  * @param {{ workspaces?: number, events?: number }} [sizes]
- * @param {{ execArgv?: string[] }} [options] more flags of node (a CPU profile)
+ * @param {{ execArgv?: string[], env?: Record<string, string> }} [options] more flags of node (a CPU
+ *   profile), more environment (probe.mjs's `IACM_BENCH_CPU_WORKER`)
  * @returns {Promise<import('./processes.mjs').ServerProcess & { token: string }>}
  */
 export async function startMock(sizes = {}, options = {}) {
@@ -25,6 +26,7 @@ export async function startMock(sizes = {}, options = {}) {
   if (sizes.events !== undefined) args.push('--events', String(sizes.events));
   const server = await startServer(DIST.mockCli, args, {
     execArgv: options.execArgv,
+    env: options.env,
     onReady: async (base) => {
       const health = await fetch(`${base}/v2/health`);
       if (health.status >= 300) throw new Error(`GET /v2/health answered ${health.status}`);

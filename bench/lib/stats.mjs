@@ -69,3 +69,19 @@ export function size(bytes) {
   if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(bytes >= 1e8 ? 0 : 1)} MB`;
   return `${(bytes / 1000).toFixed(1)} kB`;
 }
+
+/**
+ * A ratio measured in rounds: each round's `numerator[i] / denominator[i]` (two sides measured one
+ * after the other, so that a change of the machine's load weighs on both), their median as the
+ * figure, and their spread.
+ * @param {number[]} numerator
+ * @param {number[]} denominator
+ */
+export function pairedRatio(numerator, denominator) {
+  const rounds = numerator.map((value, i) => value / (denominator[i] ?? Number.NaN));
+  return {
+    ratio: median(rounds),
+    rounds,
+    spread: `${Math.min(...rounds).toFixed(2)}-${Math.max(...rounds).toFixed(2)}x`,
+  };
+}
