@@ -5,10 +5,11 @@
  * core). Bundled as size-limit's esbuild plugin does (browser platform, minified, tree-shaken), but
  * as ES modules with code splitting, so that a lazily loaded chunk counts only when the first call
  * loads it: each bundle is run once (p6-child.mjs) and the chunks it loaded are summed. Absolute
- * figures; the SDK's goal is <= 30 kB (stretch 22 kB), below openai-node's 35.8 kB (measured the same
- * way in issue 15, not in this run).
+ * figures; the SDK's goal is <= 30 kB (stretch 22 kB). Beside it, the anchors (other SDKs, pinned in
+ * tools/bench-anchors/package.json) are bundled the same way in this run, each whole (every chunk of
+ * its main import: they are not run); without `npm ci --prefix tools/bench-anchors` the row says so.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -22,8 +23,86 @@ import { size } from './lib/stats.mjs';
 export const id = 'P6';
 export const title = 'bundle size, min+gzip, every chunk a first call loads';
 
-/** openai-node's figure, measured the same way in issue 15 (not in this run). */
-const OPENAI_NODE_BYTES = 35_800;
+/** Where the anchors are installed (their own package.json and lock, outside the workspace). */
+const ANCHORS_DIR = join(ROOT, 'tools', 'bench-anchors');
+
+/** The anchors: another SDK's main import, bundled whole as ours is (min+gzip of every chunk). */
+const ANCHORS = [
+  { name: 'openai', code: "export { default } from 'openai';", what: "import OpenAI from 'openai'" },
+  {
+    name: '@anthropic-ai/sdk',
+    code: "export { default } from '@anthropic-ai/sdk';",
+    what: "import Anthropic from '@anthropic-ai/sdk'",
+  },
+  {
+    name: '@octokit/rest',
+    code: "export { Octokit } from '@octokit/rest';",
+    what: "import { Octokit } from '@octokit/rest'",
+  },
+  {
+    name: 'openapi-fetch',
+    code: "export { default } from 'openapi-fetch';",
+    what: "import createClient from 'openapi-fetch'",
+  },
+];
+
+/** The options every bundle of this row is built with (esbuild as size-limit runs it, split ESM). */
+const BUNDLE_OPTIONS = {
+  bundle: true,
+  format: 'esm',
+  splitting: true,
+  minifyIdentifiers: true,
+  minifySyntax: true,
+  minifyWhitespace: true,
+  treeShaking: true,
+  metafile: true,
+  write: true,
+  logLevel: 'silent',
+};
+
+/**
+ * Bundles each anchor (installed in tools/bench-anchors) and sums the gzip -9 bytes of all its chunks.
+ * @returns {Promise<{ installed: boolean, anchors: Array<{ name: string, version: string, what: string, gzipBytes?: number, error?: string }> }>}
+ */
+async function measureAnchors(build, dir) {
+  if (!existsSync(join(ANCHORS_DIR, 'node_modules'))) return { installed: false, anchors: [] };
+  const anchors = [];
+  for (const anchor of ANCHORS) {
+    const key = anchor.name.replace(/[^a-z0-9]+/gi, '-');
+    const entry = join(dir, `anchor-${key}.mjs`);
+    writeFileSync(entry, `${anchor.code}\n`);
+    const outdir = join(dir, `anchor-${key}-out`);
+    let version = '?';
+    try {
+      const manifest = join(ANCHORS_DIR, 'node_modules', anchor.name, 'package.json');
+      version = JSON.parse(readFileSync(manifest, 'utf8')).version;
+      const result = await build({
+        ...BUNDLE_OPTIONS,
+        entryPoints: [entry],
+        outdir,
+        nodePaths: [join(ANCHORS_DIR, 'node_modules')],
+      });
+      let gzipBytes = 0;
+      for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')))
+        gzipBytes += gzipSync(readFileSync(join(process.cwd(), file)), { level: 9 }).length;
+      anchors.push({ name: anchor.name, version, what: anchor.what, gzipBytes });
+    } catch (error) {
+      anchors.push({ name: anchor.name, version, what: anchor.what, error: String(error).split('\n')[0] });
+    }
+  }
+  return { installed: true, anchors };
+}
+
+/** The anchors as the SDK row's text says them. */
+function anchorsText({ installed, anchors }, gzip) {
+  if (!installed) return '; anchors not installed (npm ci --prefix tools/bench-anchors)';
+  const each = anchors.map((a) =>
+    a.gzipBytes === undefined
+      ? `${a.name} ${a.version}: error ${a.error}`
+      : `${a.name} ${a.version} ${size(a.gzipBytes)} (${(gzip / a.gzipBytes).toFixed(2)}x)`,
+  );
+  return `; anchors bundled the same way, whole: ${each.join(', ')}`;
+}
 
 const SUBJECTS = [
   {
@@ -71,24 +150,12 @@ export async function run(ctx) {
   const dir = mkdtempSync(join(tmpdir(), 'iacm-bench-bundle-'));
   try {
     const rows = [];
+    const anchors = await measureAnchors(build, dir);
     for (const subject of SUBJECTS) {
       const entry = join(dir, `${subject.key}.mjs`);
       writeFileSync(entry, `export { ${subject.name} } from ${JSON.stringify(subject.from)};\n`);
       const outdir = join(dir, `${subject.key}-out`);
-      const result = await build({
-        entryPoints: [entry],
-        bundle: true,
-        format: 'esm',
-        splitting: true,
-        minifyIdentifiers: true,
-        minifySyntax: true,
-        minifyWhitespace: true,
-        treeShaking: true,
-        metafile: true,
-        write: true,
-        outdir,
-        logLevel: 'silent',
-      });
+      const result = await build({ ...BUNDLE_OPTIONS, entryPoints: [entry], outdir });
       const entryOut = join(outdir, `${subject.key}.js`);
       const loaded = await runChild(
         join(BENCH, 'p6-child.mjs'),
@@ -122,15 +189,14 @@ export async function run(ctx) {
         ...(rest > 0 ? [`${ranked.length - 5} more ${size(rest)}`] : []),
       ].join(', ');
       const kB = gzip / 1000;
-      const vsOpenAi =
-        subject.key === 'sdk' ? `, ${(gzip / OPENAI_NODE_BYTES).toFixed(2)}x openai-node's 35.8 kB` : '';
+      const vsAnchors = subject.key === 'sdk' ? anchorsText(anchors, gzip) : '';
       rows.push(
         row({
           id,
           what: `${subject.what}: min+gzip of the ${loaded.length} of ${outputs.length} chunk(s) a first call loads`,
           figure: kB,
           unit: 'kB',
-          text: `${size(gzip)}${vsOpenAi} (minified ${size(minified)}: ${breakdown})`,
+          text: `${size(gzip)} (minified ${size(minified)}: ${breakdown})${vsAnchors}`,
           goal: subject.goal,
           details: {
             gzipBytes: gzip,
@@ -139,7 +205,7 @@ export async function run(ctx) {
             chunksLoaded: loaded.length,
             chunks: outputs.length,
             minifiedByPart: parts,
-            openaiNodeBytes: subject.key === 'sdk' ? OPENAI_NODE_BYTES : undefined,
+            anchors: subject.key === 'sdk' ? anchors : undefined,
             root: relative(ROOT, dir),
           },
         }),

@@ -19,7 +19,7 @@ import {
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { generateState } from '../src/store/seed.js';
 import {
   type AccountState,
@@ -56,7 +56,7 @@ function timestamps(value: unknown, path = '$', out: Array<[string, string]> = [
  * byte-identical.
  */
 function expectAllParse(
-  schema: z.ZodType,
+  schema: z.ZodMiniType,
   records: readonly unknown[],
   label: string,
   roundTrip = true,

@@ -22,9 +22,10 @@ import {
 } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { clone, createBodies } from './fixtures.js';
 
-function failure(schema: z.ZodType, input: unknown): z.ZodError {
+function failure(schema: ZodMiniType, input: unknown): z.core.$ZodError {
   const result = schema.safeParse(input);
   if (result.success) throw new Error('expected a failure');
   return result.error;
@@ -132,7 +133,7 @@ describe('request lists are bounded where the API has natural bounds', () => {
     const items = MAX_REQUEST_LIST_ITEMS + 1;
     const rule = clone(createBodies.cost) as { scope: { labels: { include: string[] } } };
     rule.scope.labels.include = values;
-    const cases: Array<[z.ZodType, unknown, string]> = [
+    const cases: Array<[ZodMiniType, unknown, string]> = [
       [RunSearchBody, { filters: { branch: values } }, 'filters.branch'],
       [GuardrailSearchBody, { filters: { labels: values } }, 'filters.labels'],
       [GuardrailSearchBody, { projection: new Array(items).fill('name') }, 'projection'],

@@ -25,7 +25,7 @@ import {
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import {
   backend,
   clone,
@@ -46,7 +46,7 @@ type Breakage = [description: string, path: Array<string | number>, value: unkno
 
 interface Case {
   name: string;
-  schema: z.ZodType;
+  schema: z.ZodMiniType;
   example: Record<string, unknown>;
   /** A member path holding a known enum value, to check that unknown values pass. */
   enumPath?: Array<string | number>;

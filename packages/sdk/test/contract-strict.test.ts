@@ -31,6 +31,7 @@ import {
 } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { MockCore } from '../../mock-server/src/app/mock.js';
 import {
   backend,
@@ -46,7 +47,7 @@ import {
 } from './fixtures.js';
 
 /** The issues of a refused parse (fails the test when the parse succeeded). */
-function issues(schema: z.ZodType, value: unknown): z.core.$ZodIssue[] {
+function issues(schema: ZodMiniType, value: unknown): z.core.$ZodIssue[] {
   const result = schema.safeParse(value);
   if (result.success) throw new Error(`expected a refusal, but ${JSON.stringify(value)} was accepted`);
   return result.error.issues;
@@ -90,7 +91,7 @@ describe('strictSchema: what it derives', () => {
     // The same inner schema is derived once, wherever it appears.
     const run = strictSchema(WorkspaceRun);
     expect(run.shape.backendSummary).toBe(
-      strictSchema(WorkspaceSummary).shape.backendSummary.unwrap().unwrap(),
+      strictSchema(WorkspaceSummary).shape.backendSummary.def.innerType.def.innerType,
     );
   });
 

@@ -81,7 +81,7 @@ type Documented<T> = T extends string
         : { [K in keyof T]: Documented<T[K]> }
       : T;
 
-type Answer<S extends z.ZodType> = Documented<z.infer<S>>;
+type Answer<S extends z.core.$ZodType> = Documented<z.infer<S>>;
 type Override<T, U> = { [K in keyof (Omit<T, keyof U> & U)]: (Omit<T, keyof U> & U)[K] };
 
 describe('each named answer type is its schema, documented members and values only', () => {

@@ -22,7 +22,7 @@ import {
   WebhookTestDelivery,
   zodIssues,
 } from '@iacm/sdk/contract';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { WebhookIssue } from './errors.js';
 
 export {
@@ -89,7 +89,7 @@ export type ParsedDelivery =
     };
 
 /** The schema of each notification type, looked up by own keys only (never `constructor`, `__proto__`). */
-const SCHEMA_BY_TYPE: ReadonlyMap<string, z.ZodType> = new Map<NotificationType, z.ZodType>([
+const SCHEMA_BY_TYPE: ReadonlyMap<string, z.ZodMiniType> = new Map<NotificationType, z.ZodMiniType>([
   ['Drift', DriftNotification],
   ['UnmanagedResource', UnmanagedResourceNotification],
   ['GhostResource', GhostResourceNotification],
@@ -129,7 +129,7 @@ class Issues {
   }
 
   /** Adds the issues of a zod error of `input`, found at `prefix` inside the body. */
-  add(error: z.ZodError, input: unknown, prefix: string): void {
+  add(error: z.core.$ZodError, input: unknown, prefix: string): void {
     const issues = zodIssues(error, input, {
       label: (where) => joinPath(prefix, where) || 'body',
       dialect: 'delivery',
@@ -152,7 +152,7 @@ class Issues {
  * Checks one part of the body with `schema`; its issues go to `issues`.
  * @returns the parsed value, or undefined when it breaks the schema.
  */
-function check(schema: z.ZodType, value: unknown, prefix: string, issues: Issues): unknown {
+function check(schema: z.ZodMiniType, value: unknown, prefix: string, issues: Issues): unknown {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   issues.add(parsed.error, value, prefix);
@@ -185,7 +185,7 @@ function checkEach(
  * with `item`: the object is checked with that member empty, then each item on its own.
  */
 function checkWithList(
-  schema: z.ZodType,
+  schema: z.ZodMiniType,
   value: unknown,
   member: string,
   item: (item: unknown, prefix: string) => unknown,

@@ -25,7 +25,7 @@ import { type ControlRoute, controlRoute, ok } from './route.js';
 import { SeedSizesBody, SeedValue } from './seed.js';
 
 const MockAccountSchema = z.strictObject({
-  id: ObjectId.toLowerCase(),
+  id: ObjectId.check(z.toLowerCase()),
   name: z.string(),
   accessKey: z.string().min(1),
   secretKey: z.string().min(1),

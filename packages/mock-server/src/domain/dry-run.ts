@@ -12,7 +12,7 @@ import { PlanContentSchema, RunScopeSchema } from './simulate.js';
 
 /** Body of `POST /__mock/guardrails/evaluate`. */
 export const EvaluateBody = z.strictObject({
-  accountId: ObjectId.optional(),
+  accountId: z.optional(ObjectId),
   rules: z.array(GuardrailCreateBody).max(1000).optional(),
   run: RunScopeSchema,
   plan: PlanContentSchema,

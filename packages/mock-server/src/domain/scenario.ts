@@ -207,7 +207,7 @@ const ScenarioStepSchema = z.strictObject({
   at: z.union([z.number(), z.string().max(64)]),
   simulateRun: SimulatedRunBody.extend({ workspace: Name, ...account }).optional(),
   finding: FindingBody.extend({ stack: Name, ...account }).optional(),
-  labels: WorkspaceLabelsBody.extend({ workspace: Name, ...account }).optional(),
+  labels: z.strictObject({ ...WorkspaceLabelsBody.shape, workspace: Name, ...account }).optional(),
   notify: NotificationBody.extend(account).optional(),
 });
 

@@ -25,12 +25,12 @@ import type { AccountStore } from '../store/store.js';
 import type { CursorPosition, EventQuery } from './event-cursor.js';
 
 /** The path parameters of endpoint `N` as its `params` schema parsed them (none: an empty record). */
-export type EndpointParams<N extends EndpointName> = Endpoints[N]['params'] extends z.ZodType
+export type EndpointParams<N extends EndpointName> = Endpoints[N]['params'] extends z.core.$ZodType
   ? z.output<Endpoints[N]['params']>
   : Record<string, never>;
 
 /** The query of endpoint `N` as its `query` schema parsed it (`page`/`pageSize` as numbers). */
-export type EndpointQuery<N extends EndpointName> = Endpoints[N]['query'] extends z.ZodType
+export type EndpointQuery<N extends EndpointName> = Endpoints[N]['query'] extends z.core.$ZodType
   ? z.output<Endpoints[N]['query']>
   : never;
 
@@ -38,7 +38,7 @@ export type EndpointQuery<N extends EndpointName> = Endpoints[N]['query'] extend
  * The body of endpoint `N` as its `body` schema parsed it (an absent optional body is parsed as
  * `{}`); `undefined` for an endpoint that takes none.
  */
-export type EndpointBody<N extends EndpointName> = Endpoints[N]['body'] extends z.ZodType
+export type EndpointBody<N extends EndpointName> = Endpoints[N]['body'] extends z.core.$ZodType
   ? z.output<Endpoints[N]['body']>
   : undefined;
 

@@ -28,11 +28,13 @@ import {
   fieldIssuesFromZod,
   limitIssues,
   readHeader,
+  responseSchemaFor,
   type StrictSchema,
   strictEndpointSchemas,
   strictSchema,
 } from '@iacm/sdk/contract';
 import * as z from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { constantTimeEqual } from '../auth/jwt.js';
 import { rangeSchema } from '../errors/ranges.js';
 import { HttpError, parseOr400, validationError } from '../errors.js';
@@ -253,13 +255,13 @@ export function checkOneOff(raw: unknown): CheckedOneOff {
     issues.push({ location: 'body', path, message: `body.${path}: ${message}` });
   if (validate) {
     const errors = endpointErrorStatuses(definition);
-    let schema: z.ZodType | undefined;
+    let schema: ZodMiniType | undefined;
     if (status === definition.successStatus) {
-      const strict = strictEndpointSchemas(given.endpoint).response as z.ZodType;
+      const strict = strictEndpointSchemas(given.endpoint).response as ZodMiniType;
       const projection = (given.match?.body as { projection?: unknown } | undefined)?.projection;
       schema =
         definition.projection && Array.isArray(projection) && projection.length > 0
-          ? (strict as unknown as z.ZodArray<z.ZodObject>).element.partial().required({ id: true }).array()
+          ? responseSchemaFor({ projection: definition.projection, response: strict }, given.match?.body)
           : strict;
       if (status === 204) {
         if (given.body !== undefined) issue('body', `expected no body (${given.endpoint} answers 204)`);

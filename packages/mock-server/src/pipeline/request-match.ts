@@ -26,7 +26,7 @@ export const MATCH_LIMITS = Object.freeze({
 export interface OneOffMatch<N extends EndpointName = EndpointName> {
   /** Members of the request's body, as its schema parsed it (`{ searchValue: 'drift' }`). */
   body?: N extends EndpointName
-    ? Endpoints[N]['body'] extends z.ZodType
+    ? Endpoints[N]['body'] extends z.core.$ZodType
       ? Partial<z.output<Endpoints[N]['body']>>
       : never
     : never;
@@ -65,8 +65,8 @@ export const MatchBody = z.strictObject({
 });
 
 /** The member names of an object schema, or `undefined` for a schema that is not one. */
-function memberNames(schema: z.ZodType | undefined): readonly string[] | undefined {
-  const shape = (schema?.def as { shape?: Record<string, unknown> } | undefined)?.shape;
+function memberNames(schema: z.core.$ZodType | undefined): readonly string[] | undefined {
+  const shape = (schema?._zod.def as { shape?: Record<string, unknown> } | undefined)?.shape;
   return shape ? Object.keys(shape) : undefined;
 }
 

@@ -16,7 +16,7 @@ import {
   type IssueLocation,
   limitIssues,
 } from '@iacm/sdk/contract';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { HttpError, validationError } from '../errors.js';
 import { clip } from '../http/objects.js';
 import type { RequestLine } from './request.js';
@@ -187,7 +187,7 @@ export function validateInput(
  * is one, even when given once. A parameter the schema does not know stays, for the schema to refuse.
  */
 function singleValues(
-  schema: z.ZodType,
+  schema: z.ZodMiniType,
   query: Readonly<Record<string, string | string[]>>,
   issues: FieldIssue[],
 ): Record<string, string | string[]> {
@@ -215,15 +215,15 @@ function singleValues(
 }
 
 /** Whether each member of an object schema takes one value or a list; `undefined` for a schema that is not an object. */
-const memberKinds = new WeakMap<z.ZodType, ReadonlyMap<string, 'one' | 'list'> | undefined>();
+const memberKinds = new WeakMap<z.ZodMiniType, ReadonlyMap<string, 'one' | 'list'> | undefined>();
 
-function membersOf(schema: z.ZodType): ReadonlyMap<string, 'one' | 'list'> | undefined {
+function membersOf(schema: z.ZodMiniType): ReadonlyMap<string, 'one' | 'list'> | undefined {
   if (memberKinds.has(schema)) return memberKinds.get(schema);
-  const shape = (schema.def as { shape?: Record<string, z.ZodType> }).shape;
+  const shape = (schema.def as { shape?: Record<string, z.ZodMiniType> }).shape;
   const kinds = shape
     ? new Map(
         Object.keys(shape).map(
-          (name) => [name, takesList(shape[name] as z.ZodType) ? 'list' : 'one'] as const,
+          (name) => [name, takesList(shape[name] as z.ZodMiniType) ? 'list' : 'one'] as const,
         ),
       )
     : undefined;
@@ -232,13 +232,13 @@ function membersOf(schema: z.ZodType): ReadonlyMap<string, 'one' | 'list'> | und
 }
 
 /** Whether a member's schema takes a list (through optional, default, pipe and union wrappers). */
-function takesList(schema: z.ZodType, depth = 0): boolean {
+function takesList(schema: z.ZodMiniType, depth = 0): boolean {
   if (depth > 16) return false;
   const def = schema.def as {
     type: string;
-    innerType?: z.ZodType;
-    in?: z.ZodType;
-    options?: readonly z.ZodType[];
+    innerType?: z.ZodMiniType;
+    in?: z.ZodMiniType;
+    options?: readonly z.ZodMiniType[];
   };
   if (def.type === 'array' || def.type === 'tuple' || def.type === 'set') return true;
   if (def.innerType) return takesList(def.innerType, depth + 1);
@@ -248,7 +248,12 @@ function takesList(schema: z.ZodType, depth = 0): boolean {
 }
 
 /** Parses `input`; on failure adds its field issues to `issues` (so one answer names every bad field). */
-function check(schema: z.ZodType, input: unknown, location: IssueLocation, issues: FieldIssue[]): unknown {
+function check(
+  schema: z.ZodMiniType,
+  input: unknown,
+  location: IssueLocation,
+  issues: FieldIssue[],
+): unknown {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   issues.push(...fieldIssuesFromZod(result.error, location, input));

@@ -1,9 +1,16 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { looseObject, strictObject, withMeta } from './zod.js';
 
 /** The body of `POST /v2/login`: an access key and its secret key. */
-export const LoginBody = z.strictObject({
-  accessKey: z.string().min(1, { error: 'expected a non-empty access key' }).max(512),
-  secretKey: z.string().min(1, { error: 'expected a non-empty secret key' }).max(512),
+export const LoginBody = strictObject({
+  accessKey: z
+    .string()
+    .check(z.minLength(1, { error: 'expected a non-empty access key' }))
+    .check(z.maxLength(512)),
+  secretKey: z
+    .string()
+    .check(z.minLength(1, { error: 'expected a non-empty secret key' }))
+    .check(z.maxLength(512)),
 });
 /** The body of the login endpoint: an access key and its secret key. */
 export interface LoginBody {
@@ -16,9 +23,9 @@ export interface LoginBody {
 /**
  * The answer of `POST /v2/login`: a bearer token and when it expires, in Unix epoch **seconds**.
  */
-export const LoginResponse = z.looseObject({
-  accessToken: z.string().min(1),
-  expiresAt: z.number().int().min(0).meta({ description: 'Unix epoch seconds.' }),
+export const LoginResponse = looseObject({
+  accessToken: z.string().check(z.minLength(1)),
+  expiresAt: withMeta(z.number().check(z.int()).check(z.gte(0)), { description: 'Unix epoch seconds.' }),
   tokenType: z.string(),
 });
 /** The answer of the login endpoint: a bearer token and when it expires. */

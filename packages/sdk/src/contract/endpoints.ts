@@ -1,52 +1,29 @@
-import type * as z from 'zod';
-import { HealthResponse, LoginBody, LoginResponse } from './auth.js';
+import type * as z from 'zod/mini';
+import { LoginBody } from './auth.js';
+import { authSchemas } from './endpoint-schemas/auth.js';
+import { eventCenterSchemas } from './endpoint-schemas/event-center.js';
+import { guardrailsSchemas } from './endpoint-schemas/guardrails.js';
+import { iacExplorerSchemas } from './endpoint-schemas/iac-explorer.js';
+import { workspacesSchemas } from './endpoint-schemas/workspaces.js';
 import { API_ERRORS } from './errors.js';
-import { EventQueryBody, EventQueryResponse, FacetQueryBody, FacetQueryResponse } from './event-center.js';
 import {
-  GuardrailCreateBody,
-  GuardrailCreateResponse,
-  GuardrailDeleteResponse,
-  GuardrailPathParams,
-  GuardrailSearchBody,
-  GuardrailSearchResponse,
-  GuardrailUpdateBody,
-  GuardrailUpdateResponse,
-} from './guardrails.js';
-import {
-  BackendQueryBody,
-  BackendQueryResponse,
-  ModuleQueryBody,
-  ModuleQueryResponse,
-  ProviderAggregation,
-  ProviderQueryBody,
-  RepositoryQueryBody,
-  RepositoryQueryResponse,
-  StackQueryBody,
-  StackQueryResponse,
-} from './iac-explorer.js';
-import { NoQuery, PageQuery } from './primitives.js';
-import {
-  RunSearchBody,
-  RunSearchResponse,
-  WorkspaceDeleteResponse,
-  WorkspaceLabelsBody,
-  WorkspaceLabelsResponse,
-  WorkspacePathParams,
-  WorkspaceSearchBody,
-  WorkspaceSearchResponse,
-} from './workspaces.js';
+  type HttpMethod,
+  type PaginationKind,
+  type Route,
+  type RouteName,
+  type Routes,
+  routes,
+} from './routes.js';
 
-/** HTTP methods the API uses. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/**
- * How an endpoint's results are paged:
- * - `page`: `page`/`pageSize` query parameters, bare array answers, the end is a short page;
- * - `offset`: IaC explorer `page`/`pageSize` body members, the answer carries `total`;
- * - `continuation`: event center `continuationToken`;
- * - `none`: one answer.
- */
-export type PaginationKind = 'page' | 'offset' | 'continuation' | 'none';
+export { responseSchemaFor } from './projection.js';
+export {
+  buildPath,
+  type CompiledPath,
+  compilePath,
+  type HttpMethod,
+  matchPath,
+  type PaginationKind,
+} from './routes.js';
 
 /** One entry of the endpoint table: everything a client, a server and the docs need to know. */
 export interface EndpointDefinition {
@@ -59,15 +36,15 @@ export interface EndpointDefinition {
   /** One-line summary. */
   readonly summary: string;
   /** Schema of the path parameters (strict), or undefined when the path has none. */
-  readonly params: z.ZodType | undefined;
+  readonly params: z.ZodMiniType | undefined;
   /** Schema of the query parameters (strict). */
-  readonly query: z.ZodType;
+  readonly query: z.ZodMiniType;
   /** Schema of the request body (strict where the spec allows no other members), or undefined when the endpoint takes none. */
-  readonly body: z.ZodType | undefined;
+  readonly body: z.ZodMiniType | undefined;
   /** Whether a body must be sent (an endpoint whose members are all optional takes an absent body as `{}`). */
   readonly bodyRequired: boolean;
   /** Schema of the success answer (tolerant). */
-  readonly response: z.ZodType;
+  readonly response: z.ZodMiniType;
   /** Status of the success answer. */
   readonly successStatus: 200 | 204;
   /** Whether repeating the request cannot change the outcome, so a client may retry it on its own. */
@@ -80,276 +57,92 @@ export interface EndpointDefinition {
   readonly projection: boolean;
 }
 
-function endpoint<const E extends Omit<EndpointDefinition, 'name'>>(definition: E): E {
-  return definition;
+/** Every group's summaries and schemas, by endpoint name (`endpoint-schemas/<group>.ts`). */
+const schemas = {
+  ...authSchemas,
+  ...workspacesSchemas,
+  ...guardrailsSchemas,
+  ...iacExplorerSchemas,
+  ...eventCenterSchemas,
+};
+type Schemas = typeof schemas;
+
+/** An entry of the table: its route's fields (but `group` and `hasBody`) and its schemas. */
+type Entry<N extends RouteName> = {
+  readonly [K in Exclude<keyof Routes[N], 'group' | 'hasBody'> | keyof Schemas[N]]: K extends keyof Schemas[N]
+    ? Schemas[N][K]
+    : K extends keyof Routes[N]
+      ? Routes[N][K]
+      : never;
+};
+
+/** Joins an endpoint's route and schemas into its entry of the table (the fields in the spec's order). */
+/*@__NO_SIDE_EFFECTS__*/
+function entry<const N extends RouteName>(name: N): Entry<N> {
+  const route: Route = routes[name];
+  const schema: Schemas[RouteName] = schemas[name];
+  const definition: Omit<EndpointDefinition, 'name'> = {
+    method: route.method,
+    path: route.path,
+    summary: schema.summary,
+    params: schema.params,
+    query: schema.query,
+    body: schema.body,
+    bodyRequired: route.bodyRequired,
+    response: schema.response,
+    successStatus: route.successStatus,
+    retrySafe: route.retrySafe,
+    auth: route.auth,
+    pagination: route.pagination,
+    projection: route.projection,
+  };
+  return definition as Entry<N>;
 }
 
 /**
  * The endpoint table: one entry per endpoint of the spec (§4), plus `POST /v2/login` and
- * `GET /v2/health` from the public record. Keys are the endpoint names.
+ * `GET /v2/health` from the public record. Keys are the endpoint names, in the order of the routes.
+ * Joined from the routes (`routes.ts`: method, path, statuses, paging) and each group's summaries
+ * and schemas (`endpoint-schemas/<group>.ts`), which the SDK's client loads one group at a time.
  */
 export const endpoints = {
-  'auth.login': endpoint({
-    method: 'POST',
-    path: '/v2/login',
-    summary: 'Exchange an access key and secret key for a bearer token.',
-    params: undefined,
-    query: NoQuery,
-    body: LoginBody,
-    bodyRequired: true,
-    response: LoginResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: false,
-    pagination: 'none',
-    projection: false,
-  }),
-  health: endpoint({
-    method: 'GET',
-    path: '/v2/health',
-    summary: 'Check that the service is up (204, no body).',
-    params: undefined,
-    query: NoQuery,
-    body: undefined,
-    bodyRequired: false,
-    response: HealthResponse,
-    successStatus: 204,
-    retrySafe: true,
-    auth: false,
-    pagination: 'none',
-    projection: false,
-  }),
-  'workspaces.search': endpoint({
-    method: 'POST',
-    path: '/v2/workspaces/search',
-    summary: 'List workspaces with filtering, free-text search, projection and sorting.',
-    params: undefined,
-    query: PageQuery,
-    body: WorkspaceSearchBody,
-    bodyRequired: false,
-    response: WorkspaceSearchResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'page',
-    projection: true,
-  }),
-  'workspaces.delete': endpoint({
-    method: 'DELETE',
-    path: '/v2/workspaces/{workspaceId}',
-    summary: 'Delete a workspace and its runs.',
-    params: WorkspacePathParams,
-    query: NoQuery,
-    body: undefined,
-    bodyRequired: false,
-    response: WorkspaceDeleteResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-  }),
-  'workspaces.setLabels': endpoint({
-    method: 'PUT',
-    path: '/v2/workspaces/{workspaceId}/labels',
-    summary: 'Replace the labels of a workspace.',
-    params: WorkspacePathParams,
-    query: NoQuery,
-    body: WorkspaceLabelsBody,
-    bodyRequired: true,
-    response: WorkspaceLabelsResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-  }),
-  'workspaces.runs.search': endpoint({
-    method: 'POST',
-    path: '/v2/workspaces/{workspaceId}/runs/search',
-    summary: 'List the runs of one workspace.',
-    params: WorkspacePathParams,
-    query: PageQuery,
-    body: RunSearchBody,
-    bodyRequired: false,
-    response: RunSearchResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'page',
-    projection: true,
-  }),
-  'guardrails.search': endpoint({
-    method: 'POST',
-    path: '/v2/guardrails/search',
-    summary: 'List guardrail rules by filter.',
-    params: undefined,
-    query: PageQuery,
-    body: GuardrailSearchBody,
-    bodyRequired: false,
-    response: GuardrailSearchResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'page',
-    projection: true,
-  }),
-  'guardrails.create': endpoint({
-    method: 'POST',
-    path: '/v2/guardrails',
-    summary: 'Create a guardrail rule and its notification configuration.',
-    params: undefined,
-    query: NoQuery,
-    body: GuardrailCreateBody,
-    bodyRequired: true,
-    response: GuardrailCreateResponse,
-    successStatus: 200,
-    retrySafe: false,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-  }),
-  'guardrails.update': endpoint({
-    method: 'PATCH',
-    path: '/v2/guardrails/{ruleId}',
-    summary: 'Update a guardrail rule.',
-    params: GuardrailPathParams,
-    query: NoQuery,
-    body: GuardrailUpdateBody,
-    bodyRequired: true,
-    response: GuardrailUpdateResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-  }),
-  'guardrails.delete': endpoint({
-    method: 'DELETE',
-    path: '/v2/guardrails/{ruleId}',
-    summary: 'Delete a guardrail rule and its notification configuration.',
-    params: GuardrailPathParams,
-    query: NoQuery,
-    body: undefined,
-    bodyRequired: false,
-    response: GuardrailDeleteResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-  }),
-  'iacExplorer.stacks': endpoint({
-    method: 'POST',
-    path: '/api/iacStacks',
-    summary: 'Query IaC stacks with filtering, sorting and paging.',
-    params: undefined,
-    query: NoQuery,
-    body: StackQueryBody,
-    bodyRequired: false,
-    response: StackQueryResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'offset',
-    projection: false,
-  }),
-  'iacExplorer.backends': endpoint({
-    method: 'POST',
-    path: '/api/iacStacks/backends',
-    summary: 'Query backends with aggregation buckets.',
-    params: undefined,
-    query: NoQuery,
-    body: BackendQueryBody,
-    bodyRequired: false,
-    response: BackendQueryResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'offset',
-    projection: false,
-  }),
-  'iacExplorer.repositories': endpoint({
-    method: 'POST',
-    path: '/api/iacStacks/repositories',
-    summary: 'Query version-control repositories that hold IaC code.',
-    params: undefined,
-    query: NoQuery,
-    body: RepositoryQueryBody,
-    bodyRequired: false,
-    response: RepositoryQueryResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-  }),
-  'iacExplorer.modules': endpoint({
-    method: 'POST',
-    path: '/api/iacStacks/modules',
-    summary: 'Query IaC modules.',
-    params: undefined,
-    query: NoQuery,
-    body: ModuleQueryBody,
-    bodyRequired: false,
-    response: ModuleQueryResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'offset',
-    projection: false,
-  }),
-  'iacExplorer.providers': endpoint({
-    method: 'POST',
-    path: '/api/iacStacks/providers',
-    summary: 'Aggregate the providers of the IaC stacks.',
-    params: undefined,
-    query: NoQuery,
-    body: ProviderQueryBody,
-    bodyRequired: false,
-    response: ProviderAggregation,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-  }),
-  'eventCenter.query': endpoint({
-    method: 'POST',
-    path: '/v2/event-center',
-    summary: 'Query events (newest first) and facet counts.',
-    params: undefined,
-    query: NoQuery,
-    body: EventQueryBody,
-    bodyRequired: false,
-    response: EventQueryResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'continuation',
-    projection: false,
-  }),
-  'eventCenter.facets': endpoint({
-    method: 'POST',
-    path: '/v2/event-center/facets',
-    summary: 'Query the values of one event field with their counts.',
-    params: undefined,
-    query: NoQuery,
-    body: FacetQueryBody,
-    bodyRequired: true,
-    response: FacetQueryResponse,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-  }),
+  'auth.login': entry('auth.login'),
+  health: entry('health'),
+  'workspaces.search': entry('workspaces.search'),
+  'workspaces.delete': entry('workspaces.delete'),
+  'workspaces.setLabels': entry('workspaces.setLabels'),
+  'workspaces.runs.search': entry('workspaces.runs.search'),
+  'guardrails.search': entry('guardrails.search'),
+  'guardrails.create': entry('guardrails.create'),
+  'guardrails.update': entry('guardrails.update'),
+  'guardrails.delete': entry('guardrails.delete'),
+  'iacExplorer.stacks': entry('iacExplorer.stacks'),
+  'iacExplorer.backends': entry('iacExplorer.backends'),
+  'iacExplorer.repositories': entry('iacExplorer.repositories'),
+  'iacExplorer.modules': entry('iacExplorer.modules'),
+  'iacExplorer.providers': entry('iacExplorer.providers'),
+  'eventCenter.query': entry('eventCenter.query'),
+  'eventCenter.facets': entry('eventCenter.facets'),
 } as const;
 
 /** The endpoint table's type. */
 export type Endpoints = typeof endpoints;
 /** The name of an endpoint (`'workspaces.search'`, ...). */
 export type EndpointName = keyof Endpoints;
+
+// Compile-time checks: the table and the schema modules name exactly the routes, and a route says
+// it takes a body exactly when its schemas have one.
+type Missing =
+  | Exclude<RouteName, keyof Schemas>
+  | Exclude<keyof Schemas, RouteName>
+  | Exclude<RouteName, EndpointName>;
+type BodyMismatch = {
+  [N in RouteName]: Routes[N]['hasBody'] extends (Schemas[N]['body'] extends undefined ? false : true)
+    ? never
+    : N;
+}[RouteName];
+const consistent: [Missing | BodyMismatch] extends [never] ? true : Missing | BodyMismatch = true;
+void consistent;
 
 /** The endpoint table as a list of definitions with their names, in table order. */
 export const endpointList: ReadonlyArray<EndpointDefinition> = Object.entries(endpoints).map(
@@ -358,92 +151,6 @@ export const endpointList: ReadonlyArray<EndpointDefinition> = Object.entries(en
     ...definition,
   }),
 );
-
-/**
- * Fills a path template with (already validated) parameters, URL-encoding each value.
- * @example buildPath('/v2/guardrails/{ruleId}', { ruleId: 'abc' }) // '/v2/guardrails/abc'
- */
-export function buildPath(template: string, params: Readonly<Record<string, string>> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (_, key: string) => {
-    const value = params[key];
-    if (value === undefined) throw new TypeError(`buildPath: missing path parameter "${key}"`);
-    return encodeURIComponent(value);
-  });
-}
-
-/** A path template split once into segments, to match many paths against (see {@link compilePath}). */
-export interface CompiledPath {
-  /** The template it was made from. */
-  readonly template: string;
-  /** How many `/`-separated segments a matching path has (the leading empty one included). */
-  readonly segments: number;
-  /** How many segments are literal rather than parameters: the more, the more specific the template. */
-  readonly literal: number;
-  /**
-   * The decoded parameters of a path already split on `/`, or undefined when it does not fit: a
-   * literal segment must be equal, a parameter one non-empty, URL-decodable segment.
-   */
-  match(segments: readonly string[]): Record<string, string> | undefined;
-}
-
-/**
- * Splits a path template once, for matching many paths against it (a router's table).
- * @example compilePath('/v2/guardrails/{ruleId}').match('/v2/guardrails/abc'.split('/')) // { ruleId: 'abc' }
- */
-export function compilePath(template: string): CompiledPath {
-  const parts = template.split('/').map((part) => {
-    const param = /^\{(\w+)\}$/.exec(part);
-    return param ? { param: param[1] as string } : { literal: part };
-  });
-  return {
-    template,
-    segments: parts.length,
-    literal: parts.filter((part) => 'literal' in part).length,
-    match(segments) {
-      if (segments.length !== parts.length) return undefined;
-      const params: Record<string, string> = {};
-      for (let i = 0; i < parts.length; i++) {
-        const part = parts[i] as { literal: string } | { param: string };
-        const actual = segments[i] as string;
-        if ('literal' in part) {
-          if (part.literal !== actual) return undefined;
-          continue;
-        }
-        if (actual === '') return undefined;
-        try {
-          params[part.param] = decodeURIComponent(actual);
-        } catch {
-          return undefined;
-        }
-      }
-      return params;
-    },
-  };
-}
-
-/**
- * Matches a concrete path against a template. Returns the decoded parameters, or undefined when the
- * path does not fit the template. (To match many paths against one template, {@link compilePath}.)
- */
-export function matchPath(template: string, path: string): Record<string, string> | undefined {
-  return compilePath(template).match(path.split('/'));
-}
-
-/**
- * The answer schema to read an endpoint's answer with, given the body that was sent: for a search
- * whose body named a `projection`, the items hold only the named members plus `id`, so every other
- * member becomes optional; otherwise the endpoint's own response schema.
- */
-export function responseSchemaFor(
-  definition: Pick<EndpointDefinition, 'projection' | 'response'>,
-  body: unknown,
-): z.ZodType {
-  const projection = (body as { projection?: unknown } | undefined)?.projection;
-  if (!definition.projection || !Array.isArray(projection) || projection.length === 0)
-    return definition.response;
-  const response = definition.response as unknown as z.ZodArray<z.ZodObject>;
-  return response.element.partial().required({ id: true }).array();
-}
 
 /**
  * The error statuses an endpoint documents, ascending: 400; 401 for an endpoint with a bearer token

@@ -1,6 +1,7 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { describe, openEnum } from './primitives.js';
 import { looksLikeSecretName } from './redaction.js';
+import { looseObject } from './zod.js';
 
 /**
  * The stable, machine-readable error codes of the error body. Clients branch on `code`, never on
@@ -117,7 +118,7 @@ export type IssueLocation = (typeof ISSUE_LOCATIONS)[number];
  * One field-level problem of a request that failed validation.
  * @example { "location": "body", "path": "filters.status[0]", "message": "...", "expected": "one of ...", "received": "\"done\"" }
  */
-export const FieldIssue = z.looseObject({
+export const FieldIssue = looseObject({
   /** Which part of the request holds the field. */
   location: IssueLocation,
   /** Dotted path of the field inside that part, `""` for the part itself (`filters.status[0]`). */
@@ -125,14 +126,14 @@ export const FieldIssue = z.looseObject({
   /** What is wrong and how to fix it, naming the field, what was expected and what came. */
   message: z.string(),
   /** What was expected, when it can be said briefly. */
-  expected: z.string().optional(),
+  expected: z.optional(z.string()),
   /** A short description of what came (never a secret value; long strings are summarised). */
-  received: z.string().optional(),
+  received: z.optional(z.string()),
   /**
    * Only on the last issue of a list that was cut at {@link MAX_LISTED_ISSUES}: how many more issues
    * there were, not listed. That issue's `path` is `""` and its message says how many.
    */
-  omitted: z.number().int().min(1).optional(),
+  omitted: z.optional(z.number().check(z.int()).check(z.gte(1))),
 });
 /** One field-level problem of a request that failed validation. */
 export interface FieldIssue {
@@ -164,17 +165,17 @@ export const MAX_LISTED_ISSUES = 100;
  * The one error body every error answer carries (status 4xx and 5xx), the mock's and what the SDK reads.
  * @example { "status": 400, "code": "validation_failed", "message": "body.size: expected at most 150, received number 151", "requestId": "req_000001", "issues": [...] }
  */
-export const ErrorBody = z.looseObject({
+export const ErrorBody = looseObject({
   /** The HTTP status, repeated in the body. */
-  status: z.number().int().min(400).max(599),
+  status: z.number().check(z.int()).check(z.gte(400)).check(z.lte(599)),
   /** Stable machine-readable code. */
   code: ErrorCode,
   /** Human-readable explanation that says what to fix. */
   message: z.string(),
   /** The `x-request-id` of the answer. */
-  requestId: z.string().optional(),
+  requestId: z.optional(z.string()),
   /** Field-level problems, for `validation_failed`. */
-  issues: z.array(FieldIssue).optional(),
+  issues: z.optional(z.array(FieldIssue)),
 });
 /** The one error body of every error answer (status 4xx and 5xx). */
 export interface ErrorBody {
@@ -314,7 +315,7 @@ function expectedOf(issue: z.core.$ZodIssue, dialect: IssueDialect): string | un
  * @param input the value that was parsed, to describe what came.
  * @param format how to name the field in a message, the wording ({@link IssueDialect}) and the cap.
  */
-export function zodIssues(error: z.ZodError, input: unknown, format: IssueFormat): ZodIssueText[] {
+export function zodIssues(error: z.core.$ZodError, input: unknown, format: IssueFormat): ZodIssueText[] {
   const dialect = format.dialect ?? 'request';
   const max = format.max ?? MAX_LISTED_ISSUES;
   const issues: ZodIssueText[] = [];
@@ -404,7 +405,11 @@ function omittedIssue(label: string, omitted: number, max: number): ZodIssueText
  * @param location which part of the request `input` is.
  * @param input the value that was parsed, to describe what came.
  */
-export function fieldIssuesFromZod(error: z.ZodError, location: IssueLocation, input: unknown): FieldIssue[] {
+export function fieldIssuesFromZod(
+  error: z.core.$ZodError,
+  location: IssueLocation,
+  input: unknown,
+): FieldIssue[] {
   const label = (where: string) => `${location}${where ? `.${where}` : ''}`;
   return zodIssues(error, input, { label }).map((issue) => ({ location, ...issue }));
 }

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   EVENT_FIELD_NAMES,
   EVENT_TYPES,
@@ -9,6 +9,7 @@ import {
 } from './enums.js';
 import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES } from './limits.js';
 import { openEnum, Timestamp, Uuid } from './primitives.js';
+import { looseObject, strictObject } from './zod.js';
 
 /** Maximum `size` of `POST /v2/event-center` (spec §8). */
 export const MAX_EVENT_PAGE_SIZE = 150;
@@ -28,21 +29,21 @@ function windowIsOrdered(q: { startTime?: string; endTime?: string }): boolean {
 
 /** A time window; `startTime` must not be after `endTime`. Both ends are inclusive. */
 function timeWindow<S extends z.core.$ZodLooseShape>(extra: S) {
-  return z
-    .strictObject({ startTime: Timestamp.optional(), endTime: Timestamp.optional(), ...extra })
-    .refine((q) => windowIsOrdered(q as { startTime?: string; endTime?: string }), {
+  return strictObject({ startTime: z.optional(Timestamp), endTime: z.optional(Timestamp), ...extra }).check(
+    z.refine((q) => windowIsOrdered(q as { startTime?: string; endTime?: string }), {
       error: 'startTime must not be after endTime',
       path: ['endTime'],
-    });
+    }),
+  );
 }
 
 /**
  * An event center filter: events whose `key` field holds one of `values`. An empty `values` adds no
  * constraint, as if the filter were absent.
  */
-export const EventFilter = z.strictObject({
+export const EventFilter = strictObject({
   key: EventFieldName,
-  values: z.array(z.string()).max(MAX_REQUEST_LIST_VALUES),
+  values: z.array(z.string()).check(z.maxLength(MAX_REQUEST_LIST_VALUES)),
 });
 /**
  * An event center filter: events whose `key` field holds one of `values`. An empty `values` adds no
@@ -56,9 +57,9 @@ export interface EventFilter {
 }
 
 /** A facet request: the top `size` values of `field` (1 to 100, default 10). */
-export const FacetRequest = z.strictObject({
+export const FacetRequest = strictObject({
   field: EventFieldName,
-  size: z.number().int().min(1).max(MAX_FACET_SIZE).optional(),
+  size: z.optional(z.number().check(z.int()).check(z.gte(1)).check(z.lte(MAX_FACET_SIZE))),
 });
 /** A facet request: the top `size` values of `field`. */
 export interface FacetRequest {
@@ -88,14 +89,16 @@ export interface EventQuery extends TimeWindow {
  * The body of `POST /v2/event-center`. `size` is 1 to 150 (default 50). `continuationToken` is the
  * token of the previous page, to be sent with the same query.
  */
-export const EventQueryBody = z.strictObject({
-  query: timeWindow({
-    searchText: z.string().max(256).optional(),
-    filters: z.array(EventFilter).max(MAX_REQUEST_LIST_ITEMS).optional(),
-  }).optional(),
-  facets: z.array(FacetRequest).max(EVENT_FIELD_NAMES.length).optional(),
-  size: z.number().int().min(1).max(MAX_EVENT_PAGE_SIZE).optional(),
-  continuationToken: z.string().min(1).max(2048).optional(),
+export const EventQueryBody = strictObject({
+  query: z.optional(
+    timeWindow({
+      searchText: z.optional(z.string().check(z.maxLength(256))),
+      filters: z.optional(z.array(EventFilter).check(z.maxLength(MAX_REQUEST_LIST_ITEMS))),
+    }),
+  ),
+  facets: z.optional(z.array(FacetRequest).check(z.maxLength(EVENT_FIELD_NAMES.length))),
+  size: z.optional(z.number().check(z.int()).check(z.gte(1)).check(z.lte(MAX_EVENT_PAGE_SIZE))),
+  continuationToken: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(2048))),
 });
 /**
  * The body of `POST /v2/event-center`. `size` is 1 to 150 (default 50). `continuationToken` is the
@@ -113,7 +116,7 @@ export interface EventQueryBody {
 }
 
 /** An event attribute. */
-export const EventAttribute = z.looseObject({ key: z.string(), value: z.string() });
+export const EventAttribute = looseObject({ key: z.string(), value: z.string() });
 /** An event attribute: a key and its value. */
 export interface EventAttribute {
   /** The attribute's name. */
@@ -123,7 +126,7 @@ export interface EventAttribute {
 }
 
 /** An event center event (spec §2.10). */
-export const Event = z.looseObject({
+export const Event = looseObject({
   id: Uuid,
   account_id: z.string(),
   integration_id: z.string(),
@@ -132,7 +135,7 @@ export const Event = z.looseObject({
   provider_type: z.string(),
   asset_id: z.string(),
   asset_type: z.string(),
-  event: z.looseObject({
+  event: looseObject({
     mutation_id: z.string(),
     mutation_type: openEnum(MUTATION_TYPES),
     attributes: z.array(EventAttribute),
@@ -174,10 +177,10 @@ export interface Event {
 }
 
 /** A facet result: `size` is the number of distinct values; `values` the top ones by count. */
-export const FacetResult = z.looseObject({
+export const FacetResult = looseObject({
   field: z.string(),
-  size: z.number().int().min(0),
-  values: z.array(z.looseObject({ value: z.string(), count: z.number().int().min(0) })),
+  size: z.number().check(z.int()).check(z.gte(0)),
+  values: z.array(looseObject({ value: z.string(), count: z.number().check(z.int()).check(z.gte(0)) })),
 });
 /** A value of a facet and how many events hold it. */
 export interface FacetValue {
@@ -201,10 +204,10 @@ export interface FacetResult {
  * The answer of `POST /v2/event-center`: events newest first, facet results, and (an addition to
  * the spec) `continuationToken`, the token of the next page, or null after the last page.
  */
-export const EventQueryResponse = z.looseObject({
+export const EventQueryResponse = looseObject({
   events: z.array(Event),
   facets: z.array(FacetResult),
-  continuationToken: z.string().nullish(),
+  continuationToken: z.nullish(z.string()),
 });
 /** The answer of the event query: events newest first, facet results, and the next page's token. */
 export interface EventQueryResponse {
@@ -217,11 +220,11 @@ export interface EventQueryResponse {
 }
 
 /** The body of `POST /v2/event-center/facets`: the values of one `field` (size 1 to 100, default 10). */
-export const FacetQueryBody = z.strictObject({
-  query: timeWindow({}).optional(),
-  fieldSearchText: z.string().max(256).optional(),
+export const FacetQueryBody = strictObject({
+  query: z.optional(timeWindow({})),
+  fieldSearchText: z.optional(z.string().check(z.maxLength(256))),
   field: EventFieldName,
-  size: z.number().int().min(1).max(MAX_FACET_SIZE).optional(),
+  size: z.optional(z.number().check(z.int()).check(z.gte(1)).check(z.lte(MAX_FACET_SIZE))),
 });
 /** The body of `POST /v2/event-center/facets`: the values of one `field`. */
 export interface FacetQueryBody {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   GUARDRAIL_TYPES,
   type GuardrailSeverity,
@@ -30,14 +30,15 @@ import {
   sortSchema,
   Timestamp,
 } from './primitives.js';
+import { looseObject, strictObject, withMeta } from './zod.js';
 
 /**
  * A list of strings of a request (`strict`: at most {@link MAX_REQUEST_LIST_VALUES} values of at most
  * `maxLength` characters) or of an answer (any length).
  */
-function modeStrings(mode: Strictness, maxLength = MAX_RULE_VALUE_LENGTH): z.ZodArray<z.ZodString> {
+function modeStrings(mode: Strictness, maxLength = MAX_RULE_VALUE_LENGTH): z.ZodMiniArray<z.ZodMiniString> {
   return mode === 'strict'
-    ? z.array(z.string().max(maxLength)).max(MAX_REQUEST_LIST_VALUES)
+    ? z.array(z.string().check(z.maxLength(maxLength))).check(z.maxLength(MAX_REQUEST_LIST_VALUES))
     : z.array(z.string());
 }
 
@@ -47,28 +48,30 @@ function modeStrings(mode: Strictness, maxLength = MAX_RULE_VALUE_LENGTH): z.Zod
  * refinement rather than a key schema, so that an error names the member without echoing a long name.
  */
 function requiredValuesSchema() {
-  return z
-    .record(z.string(), modeStrings('strict'))
-    .superRefine((values, ctx) => {
-      const names = Object.keys(values);
-      if (names.length > MAX_REQUEST_LIST_VALUES) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `expected at most ${MAX_REQUEST_LIST_VALUES} tags (${names.length} were given)`,
-        });
-      }
-      const long = names.find((name) => name.length > MAX_RULE_VALUE_LENGTH);
-      if (long !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `expected tag names of at most ${MAX_RULE_VALUE_LENGTH} characters (one has ${long.length})`,
-        });
-      }
-    })
-    .meta({
+  return withMeta(
+    z.record(z.string(), modeStrings('strict')).check(
+      z.superRefine((values, ctx) => {
+        const names = Object.keys(values);
+        if (names.length > MAX_REQUEST_LIST_VALUES) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `expected at most ${MAX_REQUEST_LIST_VALUES} tags (${names.length} were given)`,
+          });
+        }
+        const long = names.find((name) => name.length > MAX_RULE_VALUE_LENGTH);
+        if (long !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `expected tag names of at most ${MAX_RULE_VALUE_LENGTH} characters (one has ${long.length})`,
+          });
+        }
+      }),
+    ),
+    {
       maxProperties: MAX_REQUEST_LIST_VALUES,
       propertyNames: { maxLength: MAX_RULE_VALUE_LENGTH },
-    });
+    },
+  );
 }
 
 /**
@@ -82,10 +85,8 @@ function requiredValuesSchema() {
  */
 function includeExcludeInput() {
   const list = (meaning: string) =>
-    modeStrings('strict')
-      .default([])
-      .meta({ description: `Default [] (${meaning}).` });
-  return z.strictObject({
+    withMeta(z._default(modeStrings('strict'), []), { description: `Default [] (${meaning}).` });
+  return strictObject({
     include: list('includes everything'),
     exclude: list('excludes nothing'),
   });
@@ -97,9 +98,9 @@ function guardrailParts<M extends Strictness>(mode: M) {
   const strictSeverity = z.union([z.literal(1), z.literal(2), z.literal(3)], {
     error: 'expected 1 (flexible), 2 (strict) or 3 (warning)',
   });
-  const severity = (mode === 'strict' ? strictSeverity : z.number().int()) as M extends 'strict'
+  const severity = (mode === 'strict' ? strictSeverity : z.number().check(z.int())) as M extends 'strict'
     ? typeof strictSeverity
-    : z.ZodNumber;
+    : z.ZodMiniNumber;
   const member = (mode === 'strict' ? includeExcludeInput() : list) as M extends 'strict'
     ? ReturnType<typeof includeExcludeInput>
     : typeof list;
@@ -110,12 +111,14 @@ function guardrailParts<M extends Strictness>(mode: M) {
     labels: member,
   });
   const costShape = {
-    thresholdAmount: z.number().min(0).optional(),
-    thresholdPercentage: z.number().min(0).optional(),
+    thresholdAmount: z.optional(z.number().check(z.gte(0))),
+    thresholdPercentage: z.optional(z.number().check(z.gte(0))),
   };
   // At least one threshold; said in the JSON Schema too (the check itself is in criteriaProblems).
   const cost = (
-    mode === 'strict' ? modeObject(mode, costShape).meta({ minProperties: 1 }) : modeObject(mode, costShape)
+    mode === 'strict'
+      ? withMeta(modeObject(mode, costShape), { minProperties: 1 })
+      : modeObject(mode, costShape)
   ) as ModeObject<M, typeof costShape>;
   // The criteria's include/exclude lists read a list left out as [] in a request too (as the scope's).
   const policy = modeObject(mode, {
@@ -123,32 +126,32 @@ function guardrailParts<M extends Strictness>(mode: M) {
     policies: member,
   });
   const resource = modeObject(mode, {
-    actions: (mode === 'strict'
-      ? z.array(modeEnum(mode, RESOURCE_ACTIONS)).max(MAX_REQUEST_LIST_VALUES)
-      : z.array(modeEnum(mode, RESOURCE_ACTIONS))
-    ).optional(),
+    actions: z.optional(
+      mode === 'strict'
+        ? z.array(modeEnum(mode, RESOURCE_ACTIONS)).check(z.maxLength(MAX_REQUEST_LIST_VALUES))
+        : z.array(modeEnum(mode, RESOURCE_ACTIONS)),
+    ),
     regions: member,
     assetTypes: member,
-    specificResources: modeStrings(mode, MAX_RESOURCE_ADDRESS_LENGTH).optional(),
+    specificResources: z.optional(modeStrings(mode, MAX_RESOURCE_ADDRESS_LENGTH)),
   });
   const tag = modeObject(mode, {
     tagEnforcementMode: modeEnum(mode, TAG_ENFORCEMENT_MODES),
-    requiredTags: modeStrings(mode).optional(),
-    requiredValues: (mode === 'strict'
-      ? requiredValuesSchema()
-      : z.record(z.string(), z.array(z.string()))
-    ).optional(),
+    requiredTags: z.optional(modeStrings(mode)),
+    requiredValues: z.optional(
+      mode === 'strict' ? requiredValuesSchema() : z.record(z.string(), z.array(z.string())),
+    ),
   });
   const criteriaShape = {
-    cost: cost.optional(),
-    policy: policy.optional(),
-    resource: resource.optional(),
-    tag: tag.optional(),
+    cost: z.optional(cost),
+    policy: z.optional(policy),
+    resource: z.optional(resource),
+    tag: z.optional(tag),
   };
   // Exactly one member, the one named by `type`; said in the JSON Schema too (checked with the type).
   const criteria = (
     mode === 'strict'
-      ? modeObject(mode, criteriaShape).meta({ minProperties: 1, maxProperties: 1 })
+      ? withMeta(modeObject(mode, criteriaShape), { minProperties: 1, maxProperties: 1 })
       : modeObject(mode, criteriaShape)
   ) as ModeObject<M, typeof criteriaShape>;
   return { scope, criteria, severity, type: modeEnum(mode, GUARDRAIL_TYPES) };
@@ -227,7 +230,7 @@ export interface GuardrailCriteria {
 }
 
 /** A guardrail rule, the item of guardrail search (spec §2.4). */
-export const GuardrailRule = z.looseObject({
+export const GuardrailRule = looseObject({
   id: ObjectId,
   accountId: ObjectId,
   createdBy: ObjectId,
@@ -238,7 +241,7 @@ export const GuardrailRule = z.looseObject({
   isEnabled: z.boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-  notificationId: ObjectId.nullish(),
+  notificationId: z.nullish(ObjectId),
   severity: loose.severity,
 });
 /**
@@ -285,21 +288,21 @@ export const GUARDRAIL_SORT_FIELDS = ['createdAt', 'accountId', 'createdBy', 'na
 export type GuardrailSortField = (typeof GUARDRAIL_SORT_FIELDS)[number];
 
 const guardrailFilterShape = {
-  createdBy: filterValues(z.string()).optional(),
-  type: filterValues(z.enum(GUARDRAIL_TYPES)).optional(),
-  labels: filterValues(z.string()).optional(),
-  repositories: filterValues(z.string()).optional(),
-  workspaces: filterValues(z.string()).optional(),
-  branches: filterValues(z.string()).optional(),
+  createdBy: z.optional(filterValues(z.string())),
+  type: z.optional(filterValues(z.enum(GUARDRAIL_TYPES))),
+  labels: z.optional(filterValues(z.string())),
+  repositories: z.optional(filterValues(z.string())),
+  workspaces: z.optional(filterValues(z.string())),
+  branches: z.optional(filterValues(z.string())),
 };
 
 /**
  * Filters of guardrail search. `labels`, `repositories`, `workspaces` and `branches` match rules
  * whose scope includes one of the values; values are any-of, members AND, `$or` any member.
  */
-export const GuardrailFilters = z.strictObject({
+export const GuardrailFilters = strictObject({
   ...guardrailFilterShape,
-  $or: z.strictObject(guardrailFilterShape).optional(),
+  $or: z.optional(strictObject(guardrailFilterShape)),
 });
 /** The members of guardrail search's filters (and of their `$or`). Each list is any-of. */
 export interface GuardrailFilterMembers {
@@ -327,11 +330,11 @@ export interface GuardrailFilters extends GuardrailFilterMembers {
 }
 
 /** The body of `POST /v2/guardrails/search`. Every member is optional. */
-export const GuardrailSearchBody = z.strictObject({
-  projection: z.array(z.enum(GUARDRAIL_FIELDS)).max(MAX_REQUEST_LIST_ITEMS).optional(),
-  searchValue: z.string().max(256).optional(),
-  filters: GuardrailFilters.optional(),
-  sort: sortSchema(GUARDRAIL_SORT_FIELDS).optional(),
+export const GuardrailSearchBody = strictObject({
+  projection: z.optional(z.array(z.enum(GUARDRAIL_FIELDS)).check(z.maxLength(MAX_REQUEST_LIST_ITEMS))),
+  searchValue: z.optional(z.string().check(z.maxLength(256))),
+  filters: z.optional(GuardrailFilters),
+  sort: z.optional(sortSchema(GUARDRAIL_SORT_FIELDS)),
 });
 /** The body of `POST /v2/guardrails/search`. Every member is optional. */
 export interface GuardrailSearchBody {
@@ -351,16 +354,20 @@ export const GuardrailSearchResponse = z.array(GuardrailRule);
 export type GuardrailSearchResponse = GuardrailRule[];
 
 const ruleBodyShape = {
-  accountId: ObjectId.optional().meta({ description: "Must be the caller's account when given." }),
+  accountId: withMeta(z.optional(ObjectId), { description: "Must be the caller's account when given." }),
   createdBy: ObjectId,
-  name: z.string().trim().min(1, { error: 'expected a non-empty name' }).max(256),
+  name: z
+    .string()
+    .check(z.trim())
+    .check(z.minLength(1, { error: 'expected a non-empty name' }))
+    .check(z.maxLength(256)),
   type: strict.type,
   scope: strict.scope,
   criteria: strict.criteria,
-  isEnabled: z.boolean().optional().meta({ description: 'Default true.' }),
-  createdAt: Timestamp.optional().meta({ description: 'Accepted and ignored: the server sets it.' }),
-  updatedAt: Timestamp.optional().meta({ description: 'Accepted and ignored: the server sets it.' }),
-  notificationId: ObjectId.optional(),
+  isEnabled: withMeta(z.optional(z.boolean()), { description: 'Default true.' }),
+  createdAt: withMeta(z.optional(Timestamp), { description: 'Accepted and ignored: the server sets it.' }),
+  updatedAt: withMeta(z.optional(Timestamp), { description: 'Accepted and ignored: the server sets it.' }),
+  notificationId: z.optional(ObjectId),
   severity: strict.severity,
 };
 
@@ -455,10 +462,12 @@ function criteriaWithoutTypeProblems(criteria: CriteriaInput): Array<[PropertyKe
  * requires them: `createdBy`, `name`, `type`, all four `scope` members, `criteria` with exactly the
  * member named by `type` (resource criteria with `regions` and `assetTypes`), and `severity`.
  */
-export const GuardrailCreateBody = z.strictObject(ruleBodyShape).superRefine((body, ctx) => {
-  for (const [path, message] of criteriaProblems(body.type, body.criteria))
-    ctx.addIssue({ code: 'custom', path, message });
-});
+export const GuardrailCreateBody = strictObject(ruleBodyShape).check(
+  z.superRefine((body, ctx) => {
+    for (const [path, message] of criteriaProblems(body.type, body.criteria))
+      ctx.addIssue({ code: 'custom', path, message });
+  }),
+);
 /** The members every guardrail create body has, whatever its `type`. */
 export interface GuardrailCreateFields {
   /** Must be the caller's account when given. */
@@ -557,7 +566,7 @@ export type GuardrailCreateBody =
  * {@link normalizeGuardrailCreateResponse} to read either as an object.
  */
 export const GuardrailCreateResponse = z.union([
-  z.looseObject({ ruleId: ObjectId, notificationId: ObjectId.nullish() }),
+  looseObject({ ruleId: ObjectId, notificationId: z.nullish(ObjectId) }),
   ObjectId,
 ]);
 /** The answer of guardrail create, in either form: `{ ruleId, notificationId }` or the bare rule id. */
@@ -571,11 +580,6 @@ export interface GuardrailCreated {
   notificationId?: string | null | undefined;
 }
 
-/** Reads a guardrail create answer in either form as `{ ruleId, notificationId }`. */
-export function normalizeGuardrailCreateResponse(response: GuardrailCreateResponse): GuardrailCreated {
-  return typeof response === 'string' ? { ruleId: response } : response;
-}
-
 /**
  * The body of `PATCH /v2/guardrails/{ruleId}`: the members of the create body, each optional; the
  * members given replace the stored ones (`scope` and `criteria` are replaced whole). At least one
@@ -585,24 +589,26 @@ export function normalizeGuardrailCreateResponse(response: GuardrailCreateRespon
 export const GuardrailUpdateBody = z
   .strictObject({
     ...ruleBodyShape,
-    createdBy: ruleBodyShape.createdBy.optional(),
-    name: ruleBodyShape.name.optional(),
-    type: ruleBodyShape.type.optional(),
-    scope: ruleBodyShape.scope.optional(),
-    criteria: ruleBodyShape.criteria.optional(),
-    severity: ruleBodyShape.severity.optional(),
+    createdBy: z.optional(ruleBodyShape.createdBy),
+    name: z.optional(ruleBodyShape.name),
+    type: z.optional(ruleBodyShape.type),
+    scope: z.optional(ruleBodyShape.scope),
+    criteria: z.optional(ruleBodyShape.criteria),
+    severity: z.optional(ruleBodyShape.severity),
   })
-  .superRefine((body, ctx) => {
-    if (Object.keys(body).length === 0)
-      ctx.addIssue({ code: 'custom', message: 'expected at least one member to change' });
-    if (body.criteria !== undefined) {
-      const problems =
-        body.type !== undefined
-          ? criteriaProblems(body.type, body.criteria)
-          : criteriaWithoutTypeProblems(body.criteria);
-      for (const [path, message] of problems) ctx.addIssue({ code: 'custom', path, message });
-    }
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      if (Object.keys(body).length === 0)
+        ctx.addIssue({ code: 'custom', message: 'expected at least one member to change' });
+      if (body.criteria !== undefined) {
+        const problems =
+          body.type !== undefined
+            ? criteriaProblems(body.type, body.criteria)
+            : criteriaWithoutTypeProblems(body.criteria);
+        for (const [path, message] of problems) ctx.addIssue({ code: 'custom', path, message });
+      }
+    }),
+  );
 /** The members of a guardrail update body other than `type` and `criteria`, each optional. */
 export interface GuardrailUpdateFields {
   /** Must be the rule's account when given. */
@@ -678,7 +684,7 @@ export type GuardrailUpdateBody =
   | TagGuardrailUpdateBody;
 
 /** Path parameters of the guardrail endpoints. */
-export const GuardrailPathParams = z.strictObject({ ruleId: PathId });
+export const GuardrailPathParams = strictObject({ ruleId: PathId });
 /** Path parameters of the guardrail endpoints. */
 export interface GuardrailPathParams {
   /** The rule's id: 24-hex, or a lower-case UUID. */
@@ -686,7 +692,7 @@ export interface GuardrailPathParams {
 }
 
 /** The answer of `PATCH /v2/guardrails/{ruleId}`. */
-export const GuardrailUpdateResponse = z.looseObject({
+export const GuardrailUpdateResponse = looseObject({
   id: ObjectId,
   name: z.string(),
   enabled: z.boolean(),
@@ -705,8 +711,8 @@ export interface GuardrailUpdateResponse {
 }
 
 /** The answer of `DELETE /v2/guardrails/{ruleId}`: `{ status, message }`. */
-export const GuardrailDeleteResponse = z.looseObject({
-  status: z.number().int(),
+export const GuardrailDeleteResponse = looseObject({
+  status: z.number().check(z.int()),
   message: z.string(),
 });
 /** The answer of guardrail delete: `{ status, message }`. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   IAC_TYPES,
   type IacType,
@@ -10,14 +10,15 @@ import {
   type VcsType,
 } from './enums.js';
 import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES } from './limits.js';
-import { AggregationBucket, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, openEnum, Timestamp } from './primitives.js';
+import { AggregationBucket, MAX_PAGE_SIZE, openEnum, Timestamp } from './primitives.js';
+import { looseObject, withMeta } from './zod.js';
 
 /** A non-negative integer paging member of an IaC explorer body. */
-const pageNumber = z.number().int().min(0);
+const pageNumber = z.number().check(z.int()).check(z.gte(0));
 /** A page size member of an IaC explorer body: 1 to {@link MAX_PAGE_SIZE}. */
-const pageSize = z.number().int().min(1).max(MAX_PAGE_SIZE);
+const pageSize = z.number().check(z.int()).check(z.gte(1)).check(z.lte(MAX_PAGE_SIZE));
 /** A list of strings of a request's `screenFilters`. */
-const strings = z.array(z.string()).max(MAX_REQUEST_LIST_VALUES);
+const strings = z.array(z.string()).check(z.maxLength(MAX_REQUEST_LIST_VALUES));
 
 /**
  * Paging members of the IaC explorer bodies. `page` is zero-based; `pageNumber` is an alias of
@@ -25,10 +26,10 @@ const strings = z.array(z.string()).max(MAX_REQUEST_LIST_VALUES);
  * must be equal. Default page 0, page size 25, maximum {@link MAX_PAGE_SIZE}.
  */
 const paging = {
-  page: pageNumber.optional(),
-  pageSize: pageSize.optional(),
-  pageNumber: pageNumber.optional(),
-  tablePageSize: pageSize.optional(),
+  page: z.optional(pageNumber),
+  pageSize: z.optional(pageSize),
+  pageNumber: z.optional(pageNumber),
+  tablePageSize: z.optional(pageSize),
 };
 
 /**
@@ -47,23 +48,10 @@ export interface ExplorerPaging {
   tablePageSize?: number | undefined;
 }
 
-/**
- * Reads the page and page size an IaC explorer body asks for, aliases included (`pageNumber` for
- * `page`; `tablePageSize` and, on modules, `size` for `pageSize`), with the defaults: page 0, 25 items.
- */
-export function explorerPage(body: {
-  page?: unknown;
-  pageNumber?: unknown;
-  pageSize?: unknown;
-  tablePageSize?: unknown;
-  size?: unknown;
-}): { page: number; pageSize: number } {
-  const page = (body.page ?? body.pageNumber ?? 0) as number;
-  const pageSize = (body.pageSize ?? body.tablePageSize ?? body.size ?? DEFAULT_PAGE_SIZE) as number;
-  return { page, pageSize };
-}
-
-function checkPagingAliases(body: { [K in keyof typeof paging]?: number | undefined }, ctx: z.RefinementCtx) {
+function checkPagingAliases(
+  body: { [K in keyof typeof paging]?: number | undefined },
+  ctx: z.core.$RefinementCtx,
+) {
   for (const [a, b] of [
     ['page', 'pageNumber'],
     ['pageSize', 'tablePageSize'],
@@ -85,18 +73,18 @@ function checkPagingAliases(body: { [K in keyof typeof paging]?: number | undefi
  * (see `docs/api-semantics.md`, "IaC explorer"). Additional members of any type are accepted (and
  * ignored by the mock).
  */
-export const ScreenFilters = z.looseObject({
-  stateType: strings.optional(),
-  providerIntegrationId: strings.optional(),
-  providerType: strings.optional(),
-  providerAccountId: strings.optional(),
-  stackAssetTypes: strings.optional(),
-  status: strings.optional(),
-  iacState: strings.optional(),
-  vcsRepo: strings.optional(),
-  backendLocation: strings.optional(),
-  hasIntegratedProviders: z.boolean().optional(),
-  hasNotIntegratedProviders: z.boolean().optional(),
+export const ScreenFilters = looseObject({
+  stateType: z.optional(strings),
+  providerIntegrationId: z.optional(strings),
+  providerType: z.optional(strings),
+  providerAccountId: z.optional(strings),
+  stackAssetTypes: z.optional(strings),
+  status: z.optional(strings),
+  iacState: z.optional(strings),
+  vcsRepo: z.optional(strings),
+  backendLocation: z.optional(strings),
+  hasIntegratedProviders: z.optional(z.boolean()),
+  hasNotIntegratedProviders: z.optional(z.boolean()),
 });
 /**
  * The shared `screenFilters` object of the IaC explorer queries. Lists are any-of, members combine
@@ -151,11 +139,11 @@ export type TextSortOrder = z.infer<typeof TextSortOrder>;
 export const StackQueryBody = z
   .looseObject({
     ...paging,
-    screenFilters: ScreenFilters.optional(),
-    freeTextSearch: z.string().max(256).optional(),
-    sorting: z.looseObject({ field: z.enum(STACK_SORT_FIELDS), order: TextSortOrder }).optional(),
+    screenFilters: z.optional(ScreenFilters),
+    freeTextSearch: z.optional(z.string().check(z.maxLength(256))),
+    sorting: z.optional(looseObject({ field: z.enum(STACK_SORT_FIELDS), order: TextSortOrder })),
   })
-  .superRefine(checkPagingAliases);
+  .check(z.superRefine(checkPagingAliases));
 /** The `sorting` member of the stack query. */
 export interface StackSorting {
   /** The field to sort by. */
@@ -179,7 +167,7 @@ export interface StackQueryBody extends ExplorerPaging {
 }
 
 /** A provider of an IaC stack. */
-export const StackProvider = z.looseObject({
+export const StackProvider = looseObject({
   providerType: openEnum(STACK_PROVIDER_TYPES),
   providerAccountId: z.string(),
   providerIntegrationId: z.string(),
@@ -202,11 +190,11 @@ export interface StackProvider {
  * stack when a finding is recorded (`control.recordFinding`, `POST /__mock/stacks/{stackId}/findings`;
  * `docs/mock-server.md`, "Findings on IaC stacks"), and answers it with the stack from then on.
  */
-export const StackFindings = z.looseObject({
-  drifts: z.number().int().min(0),
-  ghosts: z.number().int().min(0),
-  unmanaged: z.number().int().min(0),
-  insights: z.number().int().min(0),
+export const StackFindings = looseObject({
+  drifts: z.number().check(z.int()).check(z.gte(0)),
+  ghosts: z.number().check(z.int()).check(z.gte(0)),
+  unmanaged: z.number().check(z.int()).check(z.gte(0)),
+  insights: z.number().check(z.int()).check(z.gte(0)),
 });
 /**
  * Counts of findings on an IaC stack: an addition of the mock, not in the spec (see
@@ -224,18 +212,18 @@ export interface StackFindings {
 }
 
 /** An IaC stack, the hit of the stack query (spec §2.5), with the mock's `findings` addition. */
-export const IacStack = z.looseObject({
+export const IacStack = looseObject({
   id: z.string(),
   name: z.string(),
   stateType: openEnum(IAC_TYPES),
   status: openEnum(STACK_STATUSES),
   version: z.string(),
   backend: z.string(),
-  lastApplied: Timestamp.nullish(),
-  assetCount: z.number().int().min(0),
+  lastApplied: z.nullish(Timestamp),
+  assetCount: z.number().check(z.int()).check(z.gte(0)),
   stackProviders: z.array(StackProvider),
-  metadata: z.looseObject({ vcsRepo: z.string(), vcsPath: z.string(), branch: z.string() }),
-  findings: StackFindings.optional().meta({
+  metadata: looseObject({ vcsRepo: z.string(), vcsPath: z.string(), branch: z.string() }),
+  findings: withMeta(z.optional(StackFindings), {
     description:
       'An addition of the mock, not in the spec: counts of the findings recorded on the stack (docs/mock-server.md, "Findings on IaC stacks").',
   }),
@@ -284,9 +272,9 @@ export interface IacStack {
 }
 
 /** The answer of the stack query: the page's hits and the number of matching stacks. */
-export const StackQueryResponse = z.looseObject({
+export const StackQueryResponse = looseObject({
   hits: z.array(IacStack),
-  total: z.number().int().min(0),
+  total: z.number().check(z.int()).check(z.gte(0)),
 });
 /** The answer of the stack query: the page's hits and the number of matching stacks. */
 export interface StackQueryResponse {
@@ -300,10 +288,10 @@ export interface StackQueryResponse {
 export const BackendQueryBody = z
   .looseObject({
     ...paging,
-    screenFilters: ScreenFilters.optional(),
-    freeTextSearch: z.string().max(256).optional(),
+    screenFilters: z.optional(ScreenFilters),
+    freeTextSearch: z.optional(z.string().check(z.maxLength(256))),
   })
-  .superRefine(checkPagingAliases);
+  .check(z.superRefine(checkPagingAliases));
 /** The body of `POST /api/iacStacks/backends`. Additional members are accepted. */
 export interface BackendQueryBody extends ExplorerPaging {
   /** Filters. */
@@ -315,11 +303,11 @@ export interface BackendQueryBody extends ExplorerPaging {
 }
 
 /** A backend, the hit of the backend query (spec §2.6). */
-export const Backend = z.looseObject({
+export const Backend = looseObject({
   id: z.string(),
   type: z.string(),
   mainLocation: z.string(),
-  lastScan: Timestamp.nullish(),
+  lastScan: z.nullish(Timestamp),
   isDeleted: z.boolean(),
   remoteIntegrationId: z.string(),
 });
@@ -340,10 +328,10 @@ export interface Backend {
 }
 
 /** The answer of the backend query: hits, `aggs` buckets by backend type over all matches, and `total`. */
-export const BackendQueryResponse = z.looseObject({
+export const BackendQueryResponse = looseObject({
   hits: z.array(Backend),
   aggs: z.array(AggregationBucket),
-  total: z.number().int().min(0),
+  total: z.number().check(z.int()).check(z.gte(0)),
 });
 /** The answer of the backend query: hits, buckets by backend type over all matches, and `total`. */
 export interface BackendQueryResponse {
@@ -356,9 +344,9 @@ export interface BackendQueryResponse {
 }
 
 /** The body of `POST /api/iacStacks/repositories`. Additional members are accepted. */
-export const RepositoryQueryBody = z.looseObject({
-  screenFilters: ScreenFilters.optional(),
-  freeTextSearch: z.string().max(256).optional(),
+export const RepositoryQueryBody = looseObject({
+  screenFilters: z.optional(ScreenFilters),
+  freeTextSearch: z.optional(z.string().check(z.maxLength(256))),
 });
 /** The body of `POST /api/iacStacks/repositories`. Additional members are accepted. */
 export interface RepositoryQueryBody {
@@ -371,14 +359,14 @@ export interface RepositoryQueryBody {
 }
 
 /** A repository that holds IaC code (spec §2.7). */
-export const Repository = z.looseObject({
+export const Repository = looseObject({
   repoFullName: z.string(),
   maxTimestamp: z.number(),
-  topHit: z.looseObject({
+  topHit: looseObject({
     vcsId: z.string(),
     vcsType: openEnum(VCS_TYPES),
-    modulesCount: z.number().int().min(0),
-    resourcesCount: z.number().int().min(0),
+    modulesCount: z.number().check(z.int()).check(z.gte(0)),
+    resourcesCount: z.number().check(z.int()).check(z.gte(0)),
   }),
 });
 /** What a repository holds, in a repository query's answer. */
@@ -430,11 +418,11 @@ export type ModuleSortField = (typeof MODULE_SORT_FIELDS)[number];
  * `moduleOriginType`, `misconfigurations`) and the shared {@link ScreenFilters} members, which select
  * the modules of the repositories of matching stacks. Additional members are accepted.
  */
-export const ModuleScreenFilters = z.looseObject({
+export const ModuleScreenFilters = looseObject({
   ...ScreenFilters.shape,
-  repoFullName: strings.optional(),
-  moduleOriginType: strings.optional(),
-  misconfigurations: strings.optional(),
+  repoFullName: z.optional(strings),
+  moduleOriginType: z.optional(strings),
+  misconfigurations: z.optional(strings),
 });
 /**
  * The `screenFilters` of the module query: the module's own members and the shared
@@ -457,35 +445,39 @@ export interface ModuleScreenFilters extends ScreenFilters {
 export const ModuleQueryBody = z
   .looseObject({
     ...paging,
-    screenFilters: ModuleScreenFilters.optional(),
-    freeTextSearch: z.string().max(256).optional(),
-    size: pageSize.optional(),
-    sort: z
-      .array(z.looseObject({ field: z.enum(MODULE_SORT_FIELDS), order: TextSortOrder }))
-      .max(MAX_REQUEST_LIST_ITEMS)
-      .optional(),
-    sortArr: z
-      .array(z.looseObject({ field: z.enum(MODULE_SORT_FIELDS), sort: TextSortOrder }))
-      .max(MAX_REQUEST_LIST_ITEMS)
-      .optional(),
+    screenFilters: z.optional(ModuleScreenFilters),
+    freeTextSearch: z.optional(z.string().check(z.maxLength(256))),
+    size: z.optional(pageSize),
+    sort: z.optional(
+      z
+        .array(looseObject({ field: z.enum(MODULE_SORT_FIELDS), order: TextSortOrder }))
+        .check(z.maxLength(MAX_REQUEST_LIST_ITEMS)),
+    ),
+    sortArr: z.optional(
+      z
+        .array(looseObject({ field: z.enum(MODULE_SORT_FIELDS), sort: TextSortOrder }))
+        .check(z.maxLength(MAX_REQUEST_LIST_ITEMS)),
+    ),
   })
-  .superRefine((body, ctx) => {
-    checkPagingAliases(body, ctx);
-    if (body.size !== undefined && body.pageSize !== undefined && body.size !== body.pageSize) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['size'],
-        message: 'size is an alias of pageSize; give one, or the same value in both',
-      });
-    }
-    if (body.sort !== undefined && body.sortArr !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sortArr'],
-        message: 'sort and sortArr say the same thing; give one',
-      });
-    }
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      checkPagingAliases(body, ctx);
+      if (body.size !== undefined && body.pageSize !== undefined && body.size !== body.pageSize) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['size'],
+          message: 'size is an alias of pageSize; give one, or the same value in both',
+        });
+      }
+      if (body.sort !== undefined && body.sortArr !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sortArr'],
+          message: 'sort and sortArr say the same thing; give one',
+        });
+      }
+    }),
+  );
 /** A sort key of the module query, spelled for `sort`. */
 export interface ModuleSortKey {
   /** The field to sort by. */
@@ -526,7 +518,7 @@ export interface ModuleQueryBody extends ExplorerPaging {
 }
 
 /** A module (spec §2.8). */
-export const Module = z.looseObject({
+export const Module = looseObject({
   id: z.string(),
   moduleFolderPath: z.string(),
   repoFullName: z.string(),
@@ -535,7 +527,7 @@ export const Module = z.looseObject({
   updateAt: Timestamp,
   lastContributor: z.string(),
   firstContributor: z.string(),
-  usageCount: z.number().int().min(0),
+  usageCount: z.number().check(z.int()).check(z.gte(0)),
   version: z.string(),
   moduleOrigin: z.string(),
   moduleOriginType: z.string(),
@@ -569,9 +561,9 @@ export interface Module {
 }
 
 /** The answer of the module query. */
-export const ModuleQueryResponse = z.looseObject({
+export const ModuleQueryResponse = looseObject({
   modules: z.array(Module),
-  total: z.number().int().min(0),
+  total: z.number().check(z.int()).check(z.gte(0)),
 });
 /** The answer of the module query: the page's modules and how many match. */
 export interface ModuleQueryResponse {
@@ -582,8 +574,8 @@ export interface ModuleQueryResponse {
 }
 
 /** The body of `POST /api/iacStacks/providers`. Additional members are accepted. */
-export const ProviderQueryBody = z.looseObject({
-  screenFilters: ScreenFilters.optional(),
+export const ProviderQueryBody = looseObject({
+  screenFilters: z.optional(ScreenFilters),
 });
 /** The body of `POST /api/iacStacks/providers`. Additional members are accepted. */
 export interface ProviderQueryBody {
@@ -594,8 +586,8 @@ export interface ProviderQueryBody {
 }
 
 /** A leaf of the provider aggregation: how many stacks, and whether the provider is integrated. */
-export const ProviderCount = z.looseObject({
-  count: z.number().int().min(0),
+export const ProviderCount = looseObject({
+  count: z.number().check(z.int()).check(z.gte(0)),
   isIntegrated: z.boolean(),
 });
 /** A leaf of the provider aggregation: how many stacks, and whether the provider is integrated. */
@@ -610,9 +602,9 @@ export interface ProviderCount {
  * The provider aggregation (spec §2.9): `types[providerType][providerAccountId]` counts, and
  * `urls.buckets` of provider source addresses.
  */
-export const ProviderAggregation = z.looseObject({
+export const ProviderAggregation = looseObject({
   types: z.record(z.string(), z.record(z.string(), ProviderCount)),
-  urls: z.looseObject({ buckets: z.array(AggregationBucket) }),
+  urls: looseObject({ buckets: z.array(AggregationBucket) }),
 });
 /**
  * The provider aggregation: `types[providerType][providerAccountId]` counts, and `urls.buckets` of

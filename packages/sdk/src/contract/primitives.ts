@@ -1,5 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES, MAX_RULE_VALUE_LENGTH } from './limits.js';
+import { looseObject, strictObject, withMeta } from './zod.js';
 
 /**
  * Pattern of a record identifier inside a body (spec §2): 24 hexadecimal characters.
@@ -56,10 +57,10 @@ function isRealInstant(value: string): boolean {
  * A record identifier: 24 hexadecimal characters (`<object_id>` in the spec).
  * @example "65a1f0c2e4b0a1b2c3d4e5f6"
  */
-export const ObjectId = z
-  .string()
-  .regex(OBJECT_ID_PATTERN, { error: 'expected a 24-character hexadecimal record id' })
-  .meta({ description: 'Record id: 24 hexadecimal characters.', examples: ['65a1f0c2e4b0a1b2c3d4e5f6'] });
+export const ObjectId = withMeta(
+  z.string().check(z.regex(OBJECT_ID_PATTERN, { error: 'expected a 24-character hexadecimal record id' })),
+  { description: 'Record id: 24 hexadecimal characters.', examples: ['65a1f0c2e4b0a1b2c3d4e5f6'] },
+);
 /** A record identifier: 24 hexadecimal characters. */
 export type ObjectId = z.infer<typeof ObjectId>;
 
@@ -67,10 +68,10 @@ export type ObjectId = z.infer<typeof ObjectId>;
  * A lower-case UUID (`<uuid>` in the spec).
  * @example "3f0b9a4e-2c1d-4e5f-8a9b-0c1d2e3f4a5b"
  */
-export const Uuid = z
-  .string()
-  .regex(UUID_PATTERN, { error: 'expected a lower-case UUID' })
-  .meta({ description: 'Lower-case UUID.', examples: ['3f0b9a4e-2c1d-4e5f-8a9b-0c1d2e3f4a5b'] });
+export const Uuid = withMeta(
+  z.string().check(z.regex(UUID_PATTERN, { error: 'expected a lower-case UUID' })),
+  { description: 'Lower-case UUID.', examples: ['3f0b9a4e-2c1d-4e5f-8a9b-0c1d2e3f4a5b'] },
+);
 /** A lower-case UUID. */
 export type Uuid = z.infer<typeof Uuid>;
 
@@ -85,17 +86,19 @@ export type Uuid = z.infer<typeof Uuid>;
  *
  * See `docs/api-semantics.md`, "Identifiers in paths".
  */
-export const PathId = z
-  .string()
-  .refine((value) => OBJECT_ID_PATTERN.test(value) || UUID_PATTERN.test(value), {
-    error: (issue) =>
-      `expected a 24-character hexadecimal record id or a lower-case UUID, received ${describe(issue.input)}`,
-  })
-  .meta({
+export const PathId = withMeta(
+  z.string().check(
+    z.refine((value) => OBJECT_ID_PATTERN.test(value) || UUID_PATTERN.test(value), {
+      error: (issue) =>
+        `expected a 24-character hexadecimal record id or a lower-case UUID, received ${describe(issue.input)}`,
+    }),
+  ),
+  {
     description:
       'Record id in a path: the 24-hex id a search returns, or a lower-case UUID (00000000-prefixed UUIDs embed a 24-hex id).',
     examples: ['65a1f0c2e4b0a1b2c3d4e5f6', '00000000-65a1-f0c2-e4b0-a1b2c3d4e5f6'],
-  });
+  },
+);
 /** The identifier of a record in a path parameter: 24-hex or lower-case UUID. */
 export type PathId = z.infer<typeof PathId>;
 
@@ -125,16 +128,20 @@ export function pathIdToObjectId(id: string): string | undefined {
  * An ISO 8601 UTC timestamp with millisecond precision (`<timestamp>` in the spec).
  * @example "2024-05-01T12:30:00.000Z"
  */
-export const Timestamp = z
-  .string()
-  .regex(TIMESTAMP_PATTERN, {
-    error: 'expected an ISO 8601 UTC timestamp with millisecond precision, like 2024-05-01T12:30:00.000Z',
-  })
-  .refine(isRealInstant, { error: 'expected a real calendar date and time' })
-  .meta({
+export const Timestamp = withMeta(
+  z
+    .string()
+    .check(
+      z.regex(TIMESTAMP_PATTERN, {
+        error: 'expected an ISO 8601 UTC timestamp with millisecond precision, like 2024-05-01T12:30:00.000Z',
+      }),
+    )
+    .check(z.refine(isRealInstant, { error: 'expected a real calendar date and time' })),
+  {
     description: 'ISO 8601 UTC timestamp with millisecond precision.',
     examples: ['2024-05-01T12:30:00.000Z'],
-  });
+  },
+);
 /** An ISO 8601 UTC timestamp with millisecond precision. */
 export type Timestamp = z.infer<typeof Timestamp>;
 
@@ -142,17 +149,21 @@ export type Timestamp = z.infer<typeof Timestamp>;
  * An ISO 8601 UTC timestamp with nanosecond precision, as in webhook samples (spec §2.11).
  * @example "2024-05-01T12:30:00.123456789Z"
  */
-export const NanoTimestamp = z
-  .string()
-  .regex(NANO_TIMESTAMP_PATTERN, {
-    error:
-      'expected an ISO 8601 UTC timestamp with nanosecond precision, like 2024-05-01T12:30:00.123456789Z',
-  })
-  .refine(isRealInstant, { error: 'expected a real calendar date and time' })
-  .meta({
+export const NanoTimestamp = withMeta(
+  z
+    .string()
+    .check(
+      z.regex(NANO_TIMESTAMP_PATTERN, {
+        error:
+          'expected an ISO 8601 UTC timestamp with nanosecond precision, like 2024-05-01T12:30:00.123456789Z',
+      }),
+    )
+    .check(z.refine(isRealInstant, { error: 'expected a real calendar date and time' })),
+  {
     description: 'ISO 8601 UTC timestamp with nanosecond precision.',
     examples: ['2024-05-01T12:30:00.123456789Z'],
-  });
+  },
+);
 /** An ISO 8601 UTC timestamp with nanosecond precision. */
 export type NanoTimestamp = z.infer<typeof NanoTimestamp>;
 
@@ -175,8 +186,8 @@ export type OpenEnum<T extends string> = T | (string & {});
  */
 export function openEnum<const T extends readonly [string, ...string[]]>(
   values: T,
-): z.ZodType<OpenEnum<T[number]>, string> {
-  return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<OpenEnum<T[number]>, string>;
+): z.ZodMiniType<OpenEnum<T[number]>, string> {
+  return z.union([z.enum(values), z.string()]) as unknown as z.ZodMiniType<OpenEnum<T[number]>, string>;
 }
 
 /** Describes a value for an error message without echoing long or sensitive content. */
@@ -196,8 +207,8 @@ export function describe(value: unknown): string {
  * matches), of at most {@link MAX_REQUEST_LIST_VALUES} values. An empty array adds no constraint, as
  * an absent member (the product's UI sends every member, often as `[]`; `docs/api-semantics.md`).
  */
-export function filterValues<T extends z.ZodType<string>>(value: T) {
-  return z.array(value).max(MAX_REQUEST_LIST_VALUES);
+export function filterValues<T extends z.ZodMiniType<string>>(value: T) {
+  return z.array(value).check(z.maxLength(MAX_REQUEST_LIST_VALUES));
 }
 
 /** Maximum `pageSize` of the search endpoints (the spec documents none; see `docs/api-semantics.md`). */
@@ -251,23 +262,30 @@ function queryIntegerProblem(text: string): { expected: string; message: string 
  * number without leading zeros, like 1, received "01"`).
  */
 function queryInteger(min: number, max?: number) {
-  const number = max === undefined ? z.number().int().min(min) : z.number().int().min(min).max(max);
+  const number =
+    max === undefined
+      ? z.number().check(z.int()).check(z.gte(min))
+      : z.number().check(z.int()).check(z.gte(min)).check(z.lte(max));
   return z.union([
     number,
-    z
-      .string()
-      .superRefine((text, context) => {
-        const problem = queryIntegerProblem(text);
-        if (problem)
-          context.addIssue({
-            code: 'invalid_format',
-            format: problem.expected,
-            message: problem.message,
-            input: text,
-          });
-      })
-      .transform(Number)
-      .pipe(number),
+    z.pipe(
+      z.pipe(
+        z.string().check(
+          z.superRefine((text, context) => {
+            const problem = queryIntegerProblem(text);
+            if (problem)
+              context.addIssue({
+                code: 'invalid_format',
+                format: problem.expected,
+                message: problem.message,
+                input: text,
+              });
+          }),
+        ),
+        z.transform(Number),
+      ),
+      number,
+    ),
   ]);
 }
 
@@ -275,27 +293,27 @@ function queryInteger(min: number, max?: number) {
  * Query parameters of the search endpoints (workspace, run and guardrail search): `page` (zero-based,
  * default 0) and `pageSize` (1 to {@link MAX_PAGE_SIZE}, default 25). Unknown parameters are refused.
  */
-export const PageQuery = z.strictObject({
-  page: queryInteger(0).optional().meta({ description: 'Zero-based page number. Default 0.' }),
-  pageSize: queryInteger(1, MAX_PAGE_SIZE)
-    .optional()
-    .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE}. Default ${DEFAULT_PAGE_SIZE}.` }),
+export const PageQuery = strictObject({
+  page: withMeta(z.optional(queryInteger(0)), { description: 'Zero-based page number. Default 0.' }),
+  pageSize: withMeta(z.optional(queryInteger(1, MAX_PAGE_SIZE)), {
+    description: `Items per page, 1 to ${MAX_PAGE_SIZE}. Default ${DEFAULT_PAGE_SIZE}.`,
+  }),
 });
 /** Query parameters of the search endpoints, as sent. */
 export type PageQuery = z.input<typeof PageQuery>;
 
 /** An endpoint that takes no query parameters: any parameter is refused. */
-export const NoQuery = z.strictObject({});
+export const NoQuery = strictObject({});
 
 /** Sort order: 1 ascending, -1 descending. */
-export const SortOrder = z
-  .union([z.literal(1), z.literal(-1)])
-  .meta({ description: '1 ascending, -1 descending.' });
+export const SortOrder = withMeta(z.union([z.literal(1), z.literal(-1)]), {
+  description: '1 ascending, -1 descending.',
+});
 /** Sort order: 1 ascending, -1 descending. */
 export type SortOrder = z.infer<typeof SortOrder>;
 
 /** One sort key's direction: `{ order: 1 | -1 }`. */
-export const SortDirection = z.strictObject({ order: SortOrder });
+export const SortDirection = strictObject({ order: SortOrder });
 
 /**
  * The `sort` member of a search body, for the given sortable field names. Both published forms are
@@ -305,30 +323,40 @@ export const SortDirection = z.strictObject({ order: SortOrder });
  */
 export function sortSchema<const F extends readonly [string, ...string[]]>(
   fields: F,
-): z.ZodType<SortSpec<F[number]>, SortSpec<F[number]>> {
+): z.ZodMiniType<SortSpec<F[number]>, SortSpec<F[number]>> {
   const names = fields.join(', ');
   const item = z
     .partialRecord(z.enum(fields, { error: `expected a sortable field: ${names}` }), SortDirection)
-    .refine((value) => Object.keys(value).length > 0, {
-      error: `expected an object naming one of: ${names}`,
-    });
-  return z
-    .union([
-      z.array(item).min(1, { error: 'expected at least one sort key' }).max(MAX_REQUEST_LIST_ITEMS),
-      item,
-    ])
-    .superRefine((value, ctx) => {
-      const seen = new Set<string>();
-      for (const part of Array.isArray(value) ? value : [value]) {
-        for (const key of Object.keys(part)) {
-          if (seen.has(key)) ctx.addIssue({ code: 'custom', message: `sort field "${key}" appears twice` });
-          seen.add(key);
-        }
-      }
-    })
-    .meta({
+    .check(
+      z.refine((value) => Object.keys(value).length > 0, {
+        error: `expected an object naming one of: ${names}`,
+      }),
+    );
+  return withMeta(
+    z
+      .union([
+        z
+          .array(item)
+          .check(z.minLength(1, { error: 'expected at least one sort key' }))
+          .check(z.maxLength(MAX_REQUEST_LIST_ITEMS)),
+        item,
+      ])
+      .check(
+        z.superRefine((value, ctx) => {
+          const seen = new Set<string>();
+          for (const part of Array.isArray(value) ? value : [value]) {
+            for (const key of Object.keys(part)) {
+              if (seen.has(key))
+                ctx.addIssue({ code: 'custom', message: `sort field "${key}" appears twice` });
+              seen.add(key);
+            }
+          }
+        }),
+      ),
+    {
       description: `Sort keys, as an array of { field: { order } } or one object. Fields: ${names}.`,
-    }) as unknown as z.ZodType<SortSpec<F[number]>, SortSpec<F[number]>>;
+    },
+  ) as unknown as z.ZodMiniType<SortSpec<F[number]>, SortSpec<F[number]>>;
 }
 
 /** A sort specification for the given field names, in either published form. */
@@ -359,22 +387,22 @@ export type Strictness = 'strict' | 'loose';
 
 /** An object schema that is strict or loose according to `mode`. */
 export type ModeObject<M extends Strictness, S extends z.core.$ZodLooseShape> = M extends 'strict'
-  ? z.ZodObject<S, z.core.$strict>
-  : z.ZodObject<S, z.core.$loose>;
+  ? z.ZodMiniObject<S, z.core.$strict>
+  : z.ZodMiniObject<S, z.core.$loose>;
 
 /** Builds an object schema that is strict (requests) or loose (responses) according to `mode`. */
 export function modeObject<M extends Strictness, const S extends z.core.$ZodLooseShape>(
   mode: M,
   shape: S,
 ): ModeObject<M, S> {
-  return (mode === 'strict' ? z.strictObject(shape) : z.looseObject(shape)) as ModeObject<M, S>;
+  return (mode === 'strict' ? strictObject(shape) : looseObject(shape)) as ModeObject<M, S>;
 }
 
 /** An enumeration that is closed (requests) or open (responses) according to `mode`. */
 export function modeEnum<M extends Strictness, const T extends readonly [string, ...string[]]>(
   mode: M,
   values: T,
-): M extends 'strict' ? z.ZodEnum<{ [K in T[number]]: K }> : z.ZodType<OpenEnum<T[number]>, string> {
+): M extends 'strict' ? z.ZodMiniEnum<{ [K in T[number]]: K }> : z.ZodMiniType<OpenEnum<T[number]>, string> {
   return (mode === 'strict' ? z.enum(values) : openEnum(values)) as never;
 }
 
@@ -382,9 +410,11 @@ export function modeEnum<M extends Strictness, const T extends readonly [string,
  * A list of strings of a request (`strict`: at most {@link MAX_REQUEST_LIST_VALUES} values of at most
  * {@link MAX_RULE_VALUE_LENGTH} characters) or of an answer (`loose`: any length).
  */
-function modeStrings(mode: Strictness): z.ZodArray<z.ZodString> {
+function modeStrings(mode: Strictness): z.ZodMiniArray<z.ZodMiniString> {
   return mode === 'strict'
-    ? z.array(z.string().max(MAX_RULE_VALUE_LENGTH)).max(MAX_REQUEST_LIST_VALUES)
+    ? z
+        .array(z.string().check(z.maxLength(MAX_RULE_VALUE_LENGTH)))
+        .check(z.maxLength(MAX_REQUEST_LIST_VALUES))
     : z.array(z.string());
 }
 
@@ -401,9 +431,9 @@ export interface IncludeExclude {
 }
 
 /** An aggregation bucket (spec §2.6): `{ key, doc_count }`. */
-export const AggregationBucket = z.looseObject({
+export const AggregationBucket = looseObject({
   key: z.string(),
-  doc_count: z.number().int().min(0),
+  doc_count: z.number().check(z.int()).check(z.gte(0)),
 });
 /** An aggregation bucket: a value and how many records hold it. */
 export interface AggregationBucket {

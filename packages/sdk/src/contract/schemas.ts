@@ -18,6 +18,7 @@ export * from './iac-explorer.js';
 export * from './json-bounds.js';
 export * from './limits.js';
 export * from './primitives.js';
+export * from './readers.js';
 export * from './redaction.js';
 export * from './retry-after.js';
 export * from './webhooks.js';

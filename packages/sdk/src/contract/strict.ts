@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type EndpointName, type Endpoints, endpoints } from './endpoints.js';
 import { GUARDRAIL_SEVERITIES } from './enums.js';
 import { GuardrailRule } from './guardrails.js';
@@ -23,30 +23,30 @@ type Closed<T> = T extends unknown ? (IsCatchAll<T> extends true ? never : T) : 
  */
 export type StrictSchema<S> = S extends undefined
   ? S
-  : S extends z.ZodObject<infer Shape>
-    ? z.ZodObject<{ -readonly [K in keyof Shape]: StrictSchema<Shape[K]> }, z.core.$strict>
-    : S extends z.ZodOptional<infer T>
-      ? z.ZodOptional<StrictSchema<T>>
-      : S extends z.ZodNullable<infer T>
-        ? z.ZodNullable<StrictSchema<T>>
-        : S extends z.ZodDefault<infer T>
-          ? z.ZodDefault<StrictSchema<T>>
-          : S extends z.ZodArray<infer T>
-            ? z.ZodArray<StrictSchema<T>>
-            : S extends z.ZodRecord<infer K, infer V>
-              ? z.ZodRecord<K, StrictSchema<V>>
-              : S extends z.ZodDiscriminatedUnion<infer O, infer D>
-                ? z.ZodDiscriminatedUnion<{ [I in keyof O]: StrictSchema<O[I]> }, D>
-                : S extends z.ZodUnion<infer O>
-                  ? z.ZodUnion<{ [I in keyof O]: StrictSchema<O[I]> }>
-                  : S extends z.ZodPipe<infer A, infer B>
-                    ? z.ZodPipe<StrictSchema<A>, StrictSchema<B>>
-                    : S extends z.ZodLazy<infer T>
-                      ? z.ZodLazy<StrictSchema<T>>
-                      : S extends z.ZodType<infer O, infer I>
+  : S extends z.ZodMiniObject<infer Shape>
+    ? z.ZodMiniObject<{ -readonly [K in keyof Shape]: StrictSchema<Shape[K]> }, z.core.$strict>
+    : S extends z.ZodMiniOptional<infer T>
+      ? z.ZodMiniOptional<StrictSchema<T>>
+      : S extends z.ZodMiniNullable<infer T>
+        ? z.ZodMiniNullable<StrictSchema<T>>
+        : S extends z.ZodMiniDefault<infer T>
+          ? z.ZodMiniDefault<StrictSchema<T>>
+          : S extends z.ZodMiniArray<infer T>
+            ? z.ZodMiniArray<StrictSchema<T>>
+            : S extends z.ZodMiniRecord<infer K, infer V>
+              ? z.ZodMiniRecord<K, StrictSchema<V>>
+              : S extends z.ZodMiniDiscriminatedUnion<infer O, infer D>
+                ? z.ZodMiniDiscriminatedUnion<{ [I in keyof O]: StrictSchema<O[I]> }, D>
+                : S extends z.ZodMiniUnion<infer O>
+                  ? z.ZodMiniUnion<{ [I in keyof O]: StrictSchema<O[I]> }>
+                  : S extends z.ZodMiniPipe<infer A, infer B>
+                    ? z.ZodMiniPipe<StrictSchema<A>, StrictSchema<B>>
+                    : S extends z.ZodMiniLazy<infer T>
+                      ? z.ZodMiniLazy<StrictSchema<T>>
+                      : S extends z.ZodMiniType<infer O, infer I>
                         ? [O] extends [Closed<O>]
                           ? S
-                          : z.ZodType<Closed<O>, I>
+                          : z.ZodMiniType<Closed<O>, I>
                         : S;
 
 /** Strict schemas derived so far, keyed by the schema they were derived from (created on first use). */

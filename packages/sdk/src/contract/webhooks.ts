@@ -1,9 +1,10 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { IAC_TYPES, WEBHOOK_PROVIDER_TYPES } from './enums.js';
 import { NanoTimestamp, openEnum } from './primitives.js';
+import { looseObject } from './zod.js';
 
 /** One drifted key of a drifted resource (spec §2.11). */
-export const WebhookDrift = z.looseObject({
+export const WebhookDrift = looseObject({
   iacType: openEnum(IAC_TYPES),
   iacValue: z.string(),
   keyName: z.string(),
@@ -13,12 +14,12 @@ export const WebhookDrift = z.looseObject({
 export type WebhookDrift = z.infer<typeof WebhookDrift>;
 
 /** Who last changed a resource, as a webhook sample reports it. */
-export const WebhookOwnerData = z.looseObject({
+export const WebhookOwnerData = looseObject({
   ActionType: z.string(),
   eventName: z.string(),
   eventTime: NanoTimestamp,
   otherOwnerData: z.null(),
-  userIdentity: z.looseObject({ displayName: z.string(), initials: z.string(), type: z.string() }),
+  userIdentity: looseObject({ displayName: z.string(), initials: z.string(), type: z.string() }),
   workflowId: z.string(),
 });
 /** Who last changed a resource. */
@@ -40,14 +41,14 @@ const sampleShape = {
 };
 
 /** A sample of a `Drift` notification: a resource with its drifted keys. */
-export const WebhookDriftSample = z.looseObject({ ...sampleShape, drifts: z.array(WebhookDrift) });
+export const WebhookDriftSample = looseObject({ ...sampleShape, drifts: z.array(WebhookDrift) });
 /** A sample of a `Drift` notification. */
 export type WebhookDriftSample = z.infer<typeof WebhookDriftSample>;
 
 /** A sample of a notification other than `Drift`: `drifts` is absent. */
-export const WebhookSample = z.looseObject({
+export const WebhookSample = looseObject({
   ...sampleShape,
-  drifts: z.undefined({ error: 'drifts appears only on Drift notifications' }).optional(),
+  drifts: z.optional(z.undefined({ error: 'drifts appears only on Drift notifications' })),
 });
 /** A sample of a notification other than `Drift`. */
 export type WebhookSample = z.infer<typeof WebhookSample>;
@@ -65,7 +66,7 @@ const payloadShape = {
 };
 
 /** A `Drift` notification. */
-export const DriftNotification = z.looseObject({
+export const DriftNotification = looseObject({
   ...payloadShape,
   notificationType: z.literal('Drift'),
   samples: z.array(WebhookDriftSample),
@@ -74,7 +75,7 @@ export const DriftNotification = z.looseObject({
 export type DriftNotification = z.infer<typeof DriftNotification>;
 
 /** An `UnmanagedResource` notification. */
-export const UnmanagedResourceNotification = z.looseObject({
+export const UnmanagedResourceNotification = looseObject({
   ...payloadShape,
   notificationType: z.literal('UnmanagedResource'),
   samples: z.array(WebhookSample),
@@ -83,7 +84,7 @@ export const UnmanagedResourceNotification = z.looseObject({
 export type UnmanagedResourceNotification = z.infer<typeof UnmanagedResourceNotification>;
 
 /** A `GhostResource` notification. */
-export const GhostResourceNotification = z.looseObject({
+export const GhostResourceNotification = looseObject({
   ...payloadShape,
   notificationType: z.literal('GhostResource'),
   samples: z.array(WebhookSample),
@@ -92,7 +93,7 @@ export const GhostResourceNotification = z.looseObject({
 export type GhostResourceNotification = z.infer<typeof GhostResourceNotification>;
 
 /** An `InsightDetected` notification. */
-export const InsightDetectedNotification = z.looseObject({
+export const InsightDetectedNotification = looseObject({
   ...payloadShape,
   notificationType: z.literal('InsightDetected'),
   samples: z.array(WebhookSample),
@@ -117,6 +118,6 @@ export type WebhookPayload = z.infer<typeof WebhookPayload>;
  * The integration's test delivery (a heartbeat sent when an integration is created or tested): a
  * JSON object with a `text` member.
  */
-export const WebhookTestDelivery = z.looseObject({ text: z.string() });
+export const WebhookTestDelivery = looseObject({ text: z.string() });
 /** The integration's test delivery. */
 export type WebhookTestDelivery = z.infer<typeof WebhookTestDelivery>;

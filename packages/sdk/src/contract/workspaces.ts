@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   CHANGED_FILE_TYPES,
   type ChangedFileType,
@@ -28,21 +28,22 @@ import {
   sortSchema,
   Timestamp,
 } from './primitives.js';
+import { looseObject, strictObject, withMeta } from './zod.js';
 
 /** A label: 1 to {@link MAX_LABEL_LENGTH} (128) characters. */
-const Label = z.string().min(1).max(MAX_LABEL_LENGTH);
+const Label = z.string().check(z.minLength(1)).check(z.maxLength(MAX_LABEL_LENGTH));
 
 /** `{ description }`, the wrapper the spec uses for several enumerated members. */
-function described<T extends z.ZodType<string, string>>(value: T) {
-  return z.looseObject({ description: value });
+function described<T extends z.ZodMiniType<string, string>>(value: T) {
+  return looseObject({ description: value });
 }
 
 /** A workspace's backend summary (spec §2.1). */
-export const WorkspaceBackendSummary = z.looseObject({
+export const WorkspaceBackendSummary = looseObject({
   backendType: z.string(),
   backendConfig: z.record(z.string(), z.unknown()),
   iacStackId: z.string(),
-  managedResourceCount: z.number().int().min(0),
+  managedResourceCount: z.number().check(z.int()).check(z.gte(0)),
 });
 /** A workspace's backend summary: where its state lives and how many resources it manages. */
 export interface WorkspaceBackendSummary {
@@ -61,7 +62,7 @@ export interface WorkspaceBackendSummary {
  * same 24-hex id; either can be used in a path. Members that exist only once something has happened
  * (`lastRunTime` before the first run, ...) may be absent or null.
  */
-export const WorkspaceSummary = z.looseObject({
+export const WorkspaceSummary = looseObject({
   id: ObjectId,
   accountId: ObjectId,
   createdAt: Timestamp,
@@ -72,15 +73,15 @@ export const WorkspaceSummary = z.looseObject({
   repoUrl: z.url(),
   vcsType: openEnum(VCS_TYPES),
   runnerType: openEnum(CI_TOOLS),
-  lastRunStatus: described(openEnum(RUN_STATUSES)).nullish(),
-  lastApplyTime: Timestamp.nullish(),
-  lastPlanTime: Timestamp.nullish(),
-  lastRunTime: Timestamp.nullish(),
+  lastRunStatus: z.nullish(described(openEnum(RUN_STATUSES))),
+  lastApplyTime: z.nullish(Timestamp),
+  lastPlanTime: z.nullish(Timestamp),
+  lastRunTime: z.nullish(Timestamp),
   iacType: openEnum(IAC_TYPES),
-  iacTypeVersion: z.string().nullish(),
-  backendSummary: WorkspaceBackendSummary.nullish(),
+  iacTypeVersion: z.nullish(z.string()),
+  backendSummary: z.nullish(WorkspaceBackendSummary),
   labels: z.array(z.string()),
-  runsCount: z.number().int().min(0),
+  runsCount: z.number().check(z.int()).check(z.gte(0)),
   isWorkflowManaged: z.boolean(),
   guardrails: z.array(z.string()),
 });
@@ -142,7 +143,7 @@ export type WorkspaceField = keyof WorkspaceSummary;
 export const WORKSPACE_FIELDS = Object.keys(WorkspaceSummary.shape) as [WorkspaceField, ...WorkspaceField[]];
 
 /** A guardrail violation as a run task reports it. */
-export const GuardrailViolation = z.looseObject({
+export const GuardrailViolation = looseObject({
   id: z.string(),
   severity: z.string(),
   message: z.string(),
@@ -158,10 +159,10 @@ export interface GuardrailViolation {
 }
 
 /** A run task's guardrails summary (spec §2.3). */
-export const GuardrailsSummary = z.looseObject({
-  total: z.number().int().min(0),
-  passed: z.number().int().min(0),
-  failed: z.number().int().min(0),
+export const GuardrailsSummary = looseObject({
+  total: z.number().check(z.int()).check(z.gte(0)),
+  passed: z.number().check(z.int()).check(z.gte(0)),
+  failed: z.number().check(z.int()).check(z.gte(0)),
   violations: z.array(GuardrailViolation),
   description: z.string(),
 });
@@ -180,10 +181,10 @@ export interface GuardrailsSummary {
 }
 
 /** A run task's backend summary (spec §2.3). */
-export const TaskBackendSummary = z.looseObject({
+export const TaskBackendSummary = looseObject({
   type: z.string(),
   config: z.record(z.string(), z.unknown()),
-  resources: z.number().int().min(0),
+  resources: z.number().check(z.int()).check(z.gte(0)),
   description: z.string(),
 });
 /** A run task's backend summary. */
@@ -199,12 +200,12 @@ export interface TaskBackendSummary {
 }
 
 /** A run task's changed-files summary (spec §2.3). */
-export const ChangedFilesCodeSummary = z.looseObject({
-  total: z.number().int().min(0),
-  added: z.number().int().min(0),
-  modified: z.number().int().min(0),
-  deleted: z.number().int().min(0),
-  files: z.array(z.looseObject({ path: z.string(), type: openEnum(CHANGED_FILE_TYPES) })),
+export const ChangedFilesCodeSummary = looseObject({
+  total: z.number().check(z.int()).check(z.gte(0)),
+  added: z.number().check(z.int()).check(z.gte(0)),
+  modified: z.number().check(z.int()).check(z.gte(0)),
+  deleted: z.number().check(z.int()).check(z.gte(0)),
+  files: z.array(looseObject({ path: z.string(), type: openEnum(CHANGED_FILE_TYPES) })),
   description: z.string(),
 });
 /** A file a run changed. */
@@ -232,7 +233,7 @@ export interface ChangedFilesCodeSummary {
 }
 
 /** A run task, the item of a run's `plan` and `apply` arrays (spec §2.3). */
-export const RunTask = z.looseObject({
+export const RunTask = looseObject({
   id: ObjectId,
   accountId: ObjectId,
   createdAt: Timestamp,
@@ -241,9 +242,9 @@ export const RunTask = z.looseObject({
   status: openEnum(TASK_STATUSES),
   resultStatus: openEnum(TASK_RESULT_STATUSES),
   type: described(openEnum(TASK_TYPES)),
-  guardrailsSummary: GuardrailsSummary.nullish(),
-  backendSummary: TaskBackendSummary.nullish(),
-  changedFilesCodeSummary: ChangedFilesCodeSummary.nullish(),
+  guardrailsSummary: z.nullish(GuardrailsSummary),
+  backendSummary: z.nullish(TaskBackendSummary),
+  changedFilesCodeSummary: z.nullish(ChangedFilesCodeSummary),
   vcsType: described(openEnum(VCS_TYPES)),
   runnerType: described(openEnum(CI_TOOLS)),
 });
@@ -278,13 +279,13 @@ export interface RunTask {
 }
 
 /** The owner of a run (spec §2.2). */
-export const OwnerSummary = z.looseObject({
+export const OwnerSummary = looseObject({
   email: z.string(),
   name: z.string(),
   initials: z.string(),
   customColor: z
     .string()
-    .regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, { error: 'expected a hex colour like #1f6feb' }),
+    .check(z.regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, { error: 'expected a hex colour like #1f6feb' })),
 });
 /** The owner of a run: who started it. */
 export interface OwnerSummary {
@@ -302,7 +303,7 @@ export interface OwnerSummary {
  * A workspace run, the item of run search (spec §2.2). Pull-request members are absent (or null)
  * for runs not started by a pull request; `applyTaskId` is absent until an apply task exists.
  */
-export const WorkspaceRun = z.looseObject({
+export const WorkspaceRun = looseObject({
   id: ObjectId,
   accountId: ObjectId,
   createdAt: Timestamp,
@@ -312,8 +313,8 @@ export const WorkspaceRun = z.looseObject({
   runId: z.string(),
   runName: z.string(),
   status: openEnum(RUN_STATUSES),
-  pullRequestId: z.string().nullish(),
-  pullRequestUrl: z.url().nullish(),
+  pullRequestId: z.nullish(z.string()),
+  pullRequestUrl: z.nullish(z.url()),
   branch: z.string(),
   commitId: z.string(),
   commitUrl: z.url(),
@@ -330,7 +331,7 @@ export const WorkspaceRun = z.looseObject({
   iacType: openEnum(IAC_TYPES),
   backendSummary: WorkspaceBackendSummary,
   planTaskId: ObjectId,
-  applyTaskId: ObjectId.nullish(),
+  applyTaskId: z.nullish(ObjectId),
   plan: z.array(RunTask),
   apply: z.array(RunTask),
 });
@@ -436,22 +437,22 @@ export const RUN_SORT_FIELDS = [
 export type RunSortField = (typeof RUN_SORT_FIELDS)[number];
 
 const workspaceFilterShape = {
-  workspaceName: filterValues(z.string()).optional(),
-  repositories: filterValues(z.string()).optional(),
-  ciTool: filterValues(z.enum(CI_TOOLS)).optional(),
-  labels: filterValues(z.string()).optional(),
-  status: filterValues(z.enum(RUN_STATUSES)).optional(),
-  isManagedWorkflow: z.boolean().optional(),
-  vcsType: filterValues(z.enum(VCS_TYPES)).optional(),
+  workspaceName: z.optional(filterValues(z.string())),
+  repositories: z.optional(filterValues(z.string())),
+  ciTool: z.optional(filterValues(z.enum(CI_TOOLS))),
+  labels: z.optional(filterValues(z.string())),
+  status: z.optional(filterValues(z.enum(RUN_STATUSES))),
+  isManagedWorkflow: z.optional(z.boolean()),
+  vcsType: z.optional(filterValues(z.enum(VCS_TYPES))),
 };
 
 /**
  * Filters of workspace search. Values of one member are any-of; members combine with AND; `$or`
  * holds the same members and matches when at least one of them matches.
  */
-export const WorkspaceFilters = z.strictObject({
+export const WorkspaceFilters = strictObject({
   ...workspaceFilterShape,
-  $or: z.strictObject(workspaceFilterShape).optional(),
+  $or: z.optional(strictObject(workspaceFilterShape)),
 });
 /** The members of workspace search's filters (and of their `$or`). Each list is any-of. */
 export interface WorkspaceFilterMembers {
@@ -482,11 +483,11 @@ export interface WorkspaceFilters extends WorkspaceFilterMembers {
 }
 
 /** The body of `POST /v2/workspaces/search`. Every member is optional. */
-export const WorkspaceSearchBody = z.strictObject({
-  projection: z.array(z.enum(WORKSPACE_FIELDS)).max(MAX_REQUEST_LIST_ITEMS).optional(),
-  searchValue: z.string().max(256).optional(),
-  filters: WorkspaceFilters.optional(),
-  sort: sortSchema(WORKSPACE_SORT_FIELDS).optional(),
+export const WorkspaceSearchBody = strictObject({
+  projection: z.optional(z.array(z.enum(WORKSPACE_FIELDS)).check(z.maxLength(MAX_REQUEST_LIST_ITEMS))),
+  searchValue: z.optional(z.string().check(z.maxLength(256))),
+  filters: z.optional(WorkspaceFilters),
+  sort: z.optional(sortSchema(WORKSPACE_SORT_FIELDS)),
 });
 /** The body of `POST /v2/workspaces/search`. Every member is optional. */
 export interface WorkspaceSearchBody {
@@ -506,7 +507,7 @@ export const WorkspaceSearchResponse = z.array(WorkspaceSummary);
 export type WorkspaceSearchResponse = WorkspaceSummary[];
 
 /** Path parameters of the workspace endpoints. */
-export const WorkspacePathParams = z.strictObject({ workspaceId: PathId });
+export const WorkspacePathParams = strictObject({ workspaceId: PathId });
 /** Path parameters of the workspace endpoints. */
 export interface WorkspacePathParams {
   /** The workspace's id: 24-hex, or a lower-case UUID. */
@@ -514,9 +515,9 @@ export interface WorkspacePathParams {
 }
 
 /** The answer of `DELETE /v2/workspaces/{workspaceId}`: `{ status, data: { message } }`. */
-export const WorkspaceDeleteResponse = z.looseObject({
-  status: z.number().int(),
-  data: z.looseObject({ message: z.string() }),
+export const WorkspaceDeleteResponse = looseObject({
+  status: z.number().check(z.int()),
+  data: looseObject({ message: z.string() }),
 });
 /** The answer of workspace delete: `{ status, data: { message } }`. */
 export interface WorkspaceDeleteResponse {
@@ -533,13 +534,15 @@ export interface WorkspaceDeleteResponse {
  * The body of `PUT /v2/workspaces/{workspaceId}/labels`: the complete new label list (it replaces
  * the old one). At most 50 labels, each 1 to 128 characters, no duplicates; `[]` removes all labels.
  */
-export const WorkspaceLabelsBody = z.strictObject({
+export const WorkspaceLabelsBody = strictObject({
   labels: z
     .array(Label)
-    .max(MAX_WORKSPACE_LABELS)
-    .refine((labels) => new Set(labels).size === labels.length, {
-      error: 'expected each label once; remove duplicates',
-    }),
+    .check(z.maxLength(MAX_WORKSPACE_LABELS))
+    .check(
+      z.refine((labels) => new Set(labels).size === labels.length, {
+        error: 'expected each label once; remove duplicates',
+      }),
+    ),
 });
 /** The body of the labels endpoint: the complete new label list. */
 export interface WorkspaceLabelsBody {
@@ -548,7 +551,7 @@ export interface WorkspaceLabelsBody {
 }
 
 /** The answer of `PUT /v2/workspaces/{workspaceId}/labels`. */
-export const WorkspaceLabelsResponse = z.looseObject({
+export const WorkspaceLabelsResponse = looseObject({
   id: ObjectId,
   workspaceName: z.string(),
   labels: z.array(z.string()),
@@ -567,31 +570,35 @@ export interface WorkspaceLabelsResponse {
 }
 
 const runFilterShape = {
-  runId: filterValues(z.string()).optional(),
-  runName: filterValues(z.string()).optional(),
-  status: filterValues(z.enum(RUN_STATUSES)).optional(),
-  pullRequestUrl: filterValues(z.string()).optional(),
-  branch: filterValues(z.string()).optional(),
-  commitId: filterValues(z.string()).optional(),
-  ciTool: filterValues(z.enum(CI_TOOLS)).optional(),
-  buildId: filterValues(z.string()).optional(),
-  buildName: filterValues(z.string()).optional(),
-  buildUrl: filterValues(z.string()).optional(),
-  vcsType: filterValues(z.enum(VCS_TYPES)).optional(),
-  repository: filterValues(z.string()).optional(),
-  repositoryUrl: filterValues(z.string()).optional(),
-  title: filterValues(z.string()).optional(),
-  createdAt: Timestamp.optional().meta({ description: 'Only runs created at or after this instant.' }),
-  updatedAt: Timestamp.optional().meta({ description: 'Only runs updated at or after this instant.' }),
+  runId: z.optional(filterValues(z.string())),
+  runName: z.optional(filterValues(z.string())),
+  status: z.optional(filterValues(z.enum(RUN_STATUSES))),
+  pullRequestUrl: z.optional(filterValues(z.string())),
+  branch: z.optional(filterValues(z.string())),
+  commitId: z.optional(filterValues(z.string())),
+  ciTool: z.optional(filterValues(z.enum(CI_TOOLS))),
+  buildId: z.optional(filterValues(z.string())),
+  buildName: z.optional(filterValues(z.string())),
+  buildUrl: z.optional(filterValues(z.string())),
+  vcsType: z.optional(filterValues(z.enum(VCS_TYPES))),
+  repository: z.optional(filterValues(z.string())),
+  repositoryUrl: z.optional(filterValues(z.string())),
+  title: z.optional(filterValues(z.string())),
+  createdAt: withMeta(z.optional(Timestamp), {
+    description: 'Only runs created at or after this instant.',
+  }),
+  updatedAt: withMeta(z.optional(Timestamp), {
+    description: 'Only runs updated at or after this instant.',
+  }),
 };
 
 /**
  * Filters of run search. Values of one member are any-of; members combine with AND; `createdAt` and
  * `updatedAt` keep runs at or after the instant; `$or` holds the same members.
  */
-export const RunFilters = z.strictObject({
+export const RunFilters = strictObject({
   ...runFilterShape,
-  $or: z.strictObject(runFilterShape).optional(),
+  $or: z.optional(strictObject(runFilterShape)),
 });
 /** The members of run search's filters (and of their `$or`). Each list is any-of. */
 export interface RunFilterMembers {
@@ -639,11 +646,11 @@ export interface RunFilters extends RunFilterMembers {
 }
 
 /** The body of `POST /v2/workspaces/{workspaceId}/runs/search`. Every member is optional. */
-export const RunSearchBody = z.strictObject({
-  projection: z.array(z.enum(RUN_FIELDS)).max(MAX_REQUEST_LIST_ITEMS).optional(),
-  searchValue: z.string().max(256).optional(),
-  filters: RunFilters.optional(),
-  sort: sortSchema(RUN_SORT_FIELDS).optional(),
+export const RunSearchBody = strictObject({
+  projection: z.optional(z.array(z.enum(RUN_FIELDS)).check(z.maxLength(MAX_REQUEST_LIST_ITEMS))),
+  searchValue: z.optional(z.string().check(z.maxLength(256))),
+  filters: z.optional(RunFilters),
+  sort: z.optional(sortSchema(RUN_SORT_FIELDS)),
 });
 /** The body of `POST /v2/workspaces/{workspaceId}/runs/search`. Every member is optional. */
 export interface RunSearchBody {

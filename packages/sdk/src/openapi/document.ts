@@ -91,10 +91,10 @@ const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const PROJECTED_SUFFIX = 'Projected';
 
 /** Schemas that become components on both sides (no transforms, so the same JSON Schema). */
-const PRIMITIVES: ReadonlyArray<z.ZodType> = [ObjectId, Uuid, PathId, Timestamp, NanoTimestamp];
+const PRIMITIVES: ReadonlyArray<z.core.$ZodType> = [ObjectId, Uuid, PathId, Timestamp, NanoTimestamp];
 
 /** Named parts of request bodies (converted as the client sends them). */
-const REQUEST_PARTS: ReadonlyArray<z.ZodType> = [
+const REQUEST_PARTS: ReadonlyArray<z.core.$ZodType> = [
   WorkspaceFilters,
   RunFilters,
   GuardrailFilters,
@@ -105,7 +105,7 @@ const REQUEST_PARTS: ReadonlyArray<z.ZodType> = [
 ];
 
 /** Named resources of answers and webhook deliveries (converted as the service sends them). */
-const RESOURCES: ReadonlyArray<z.ZodType> = [
+const RESOURCES: ReadonlyArray<z.core.$ZodType> = [
   WorkspaceSummary,
   WorkspaceBackendSummary,
   WorkspaceRun,
@@ -478,7 +478,7 @@ function webhooksOf(components: SchemaComponents): Record<string, OpenApiPathIte
   const delivery = (
     operationId: string,
     summary: string,
-    schema: z.ZodType,
+    schema: z.core.$ZodType,
     description: string,
   ): OpenApiPathItem => ({
     post: {
@@ -671,7 +671,7 @@ function tagOf(name: string): OpenApiTag {
  * The component name of an endpoint's body or answer: its contract export name, or else one made
  * from the endpoint name (`workspaces.runs.search` → `WorkspacesRunsSearchBody`).
  */
-function nameOr(endpoint: EndpointDefinition, suffix: 'Body' | 'Response', schema: z.ZodType): string {
+function nameOr(endpoint: EndpointDefinition, suffix: 'Body' | 'Response', schema: z.core.$ZodType): string {
   const exported = contractNameOf(schema);
   if (exported) return exported;
   const pascal = endpoint.name

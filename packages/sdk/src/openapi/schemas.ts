@@ -14,12 +14,12 @@ const INLINE_PREFIX = '~inline~';
 /** The contract's schema exports by identity, so a component is named like its TypeScript export. */
 const exportNames = new Map<unknown, string>();
 for (const [name, value] of Object.entries(contract)) {
-  if (value instanceof z.ZodType && /^[A-Z]/.test(name) && !exportNames.has(value))
+  if (value instanceof z.core.$ZodType && /^[A-Z]/.test(name) && !exportNames.has(value))
     exportNames.set(value, name);
 }
 
 /** The contract export name of a schema, when it is exported. */
-export function contractNameOf(schema: z.ZodType): string | undefined {
+export function contractNameOf(schema: z.core.$ZodType): string | undefined {
   return exportNames.get(schema);
 }
 
@@ -115,7 +115,7 @@ export class SchemaComponents {
    * side. Registering the same schema again is a no-op.
    * @throws Error when the schema has no name, or the name is taken by another schema.
    */
-  add(schema: z.ZodType, io: SchemaIo, name = contractNameOf(schema)): void {
+  add(schema: z.core.$ZodType, io: SchemaIo, name = contractNameOf(schema)): void {
     const registry = this.#registries[io];
     if (registry.has(schema)) return;
     if (name === undefined)
@@ -124,7 +124,7 @@ export class SchemaComponents {
   }
 
   /** Registers `schema` to be converted without becoming a component (read it with {@link inline}). */
-  addInline(schema: z.ZodType, io: SchemaIo): void {
+  addInline(schema: z.core.$ZodType, io: SchemaIo): void {
     const registry = this.#registries[io];
     if (!registry.has(schema)) registry.add(schema, { id: `${INLINE_PREFIX}${this.#inlineCount++}` });
   }
@@ -176,7 +176,7 @@ export class SchemaComponents {
   }
 
   /** A reference to a registered component. */
-  ref(schema: z.ZodType, io: SchemaIo): JsonSchema {
+  ref(schema: z.core.$ZodType, io: SchemaIo): JsonSchema {
     const id = this.#registries[io].get(schema)?.id;
     if (id === undefined || id.startsWith(INLINE_PREFIX))
       throw new Error('SchemaComponents.ref: the schema is not a registered component');
@@ -184,7 +184,7 @@ export class SchemaComponents {
   }
 
   /** The converted JSON Schema of a schema registered with {@link addInline}. */
-  inline(schema: z.ZodType, io: SchemaIo): JsonSchema {
+  inline(schema: z.core.$ZodType, io: SchemaIo): JsonSchema {
     const id = this.#registries[io].get(schema)?.id;
     const converted = id === undefined ? undefined : this.#emitted?.[io][id];
     if (converted === undefined)

@@ -60,7 +60,7 @@ export const IntegrationCreateBody = z
     nickname: z.string().trim().min(1).max(256),
     url: WebhookUrl,
     credentials: CredentialsMember,
-    accountId: ObjectId.toLowerCase().optional(),
+    accountId: z.optional(ObjectId.check(z.toLowerCase())),
   })
   .superRefine((body, ctx) => checkCredentials(body.credentials, ctx));
 
@@ -93,7 +93,7 @@ export type IntegrationUpdateInput = z.output<typeof IntegrationUpdateBody>;
 /** Body of `POST /__mock/notifications`: a notification to deliver (a full payload, or a kind to generate). */
 export const NotificationBody = z.looseObject({
   notificationType: z.enum(NOTIFICATION_TYPES),
-  accountId: ObjectId.toLowerCase().optional(),
+  accountId: z.optional(ObjectId.check(z.toLowerCase())),
 });
 
 /** The string at `path` inside `value`, if there is one. */

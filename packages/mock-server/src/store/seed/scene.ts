@@ -96,12 +96,12 @@ const SceneWorkspaceSchema = z.strictObject({
 const ruleShape = GuardrailCreateBody.shape;
 /** A guardrail rule of a scene, partial: what it leaves out is drawn from the seed. */
 const SceneRuleSchema = z.strictObject({
-  name: ruleShape.name.optional(),
-  type: ruleShape.type.optional(),
-  severity: ruleShape.severity.optional(),
+  name: z.optional(ruleShape.name),
+  type: z.optional(ruleShape.type),
+  severity: z.optional(ruleShape.severity),
   isEnabled: z.boolean().optional(),
-  scope: ruleShape.scope.optional(),
-  criteria: ruleShape.criteria.optional(),
+  scope: z.optional(ruleShape.scope),
+  criteria: z.optional(ruleShape.criteria),
 });
 
 /** Findings on a stack of a scene, counted by kind. */
