@@ -83,13 +83,14 @@ export function readNodeBody(req: NodeRequest, limit: number): Promise<RawBody |
 }
 
 /**
- * Writes an answer to a Node response. When the request body has not fully arrived (it was refused
- * before reading, or reading stopped past the limit), the answer closes the connection so that the
- * rest of the body is never read.
+ * Writes an answer to a Node response, with its `Content-Length` (one write, not a chunked answer).
+ * When the request body has not fully arrived (it was refused before reading, or reading stopped
+ * past the limit), the answer closes the connection so that the rest of the body is never read.
  */
 function writeNodeResponse(req: IncomingMessage, res: ServerResponse, answer: WebhookResponse): void {
   if (res.headersSent || res.writableEnded) return;
   const headers: Record<string, string> = { ...answer.headers };
+  headers['content-length'] = String(Buffer.byteLength(answer.body));
   if (mustClose(req)) headers.connection = 'close';
   res.writeHead(answer.status, headers);
   res.end(answer.body);

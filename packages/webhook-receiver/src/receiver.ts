@@ -249,31 +249,68 @@ export class WebhookReceiver {
    * @param request the method, the headers and the raw body (or a body reader).
    */
   async handle(request: WebhookRequest): Promise<WebhookResponse> {
-    let result: VerifyResult;
+    let notification: WebhookNotification;
     try {
-      result = await this.verify(request);
+      notification = await this.#verify(request);
     } catch (error) {
-      result = {
-        ok: false,
-        error: new WebhookError(
-          'internal_error',
-          'the receiver failed unexpectedly; its onError handlers got the error',
-          {
-            cause: error,
-          },
-        ),
-      };
+      return this.#refuse(
+        error instanceof WebhookError
+          ? error
+          : new WebhookError(
+              'internal_error',
+              'the receiver failed unexpectedly; its onError handlers got the error',
+              {
+                cause: error,
+              },
+            ),
+      );
     }
-    if (!result.ok) return this.#refuse(result.error);
-    const { notification } = result;
-    const handlers: Array<() => unknown> = [
-      ...(this.#handlers.get(notification.kind) ?? []).map(
-        (handler) => () => handler(notification.payload, notification as never),
-      ),
-      ...this.#anyHandlers.map((handler) => () => handler(notification)),
-    ];
-    const outcomes = await Promise.allSettled(handlers.map(async (run) => run()));
-    const failures = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
+    // Every handler is called now, in order (those registered while they run are not); a sync throw
+    // is a failure like a rejection, and the answer waits for the promises (thenables) they return.
+    const kindHandlers = this.#handlers.get(notification.kind) ?? [];
+    const anyHandlers = this.#anyHandlers;
+    const kindCount = kindHandlers.length;
+    const count = kindCount + anyHandlers.length;
+    /** Per handler: `undefined` (it returned), the thenable it returned, or what it threw. */
+    let outcomes: Array<PromiseLike<unknown> | HandlerFailure | undefined> | undefined;
+    let waits = false;
+    for (let i = 0; i < count; i++) {
+      let outcome: PromiseLike<unknown> | HandlerFailure | undefined;
+      try {
+        // Called as plain functions (`this` undefined), as before.
+        let result: unknown;
+        if (i < kindCount) {
+          const handler = kindHandlers[i] as WebhookHandler<WebhookKind>;
+          result = handler(notification.payload, notification as never);
+        } else {
+          const handler = anyHandlers[i - kindCount] as WebhookAnyHandler;
+          result = handler(notification);
+        }
+        if (isThenable(result)) {
+          outcome = result;
+          waits = true;
+        }
+      } catch (error) {
+        outcome = new HandlerFailure(error);
+      }
+      if (outcome !== undefined) {
+        outcomes ??= new Array<undefined>(count).fill(undefined);
+        outcomes[i] = outcome;
+      }
+    }
+    const failures: unknown[] = [];
+    if (outcomes !== undefined) {
+      const settled = waits
+        ? await Promise.allSettled(
+            outcomes.map((outcome) => (outcome instanceof HandlerFailure ? undefined : outcome)),
+          )
+        : undefined;
+      outcomes.forEach((outcome, i) => {
+        const result = settled?.[i];
+        if (outcome instanceof HandlerFailure) failures.push(outcome.reason);
+        else if (result?.status === 'rejected') failures.push(result.reason);
+      });
+    }
     if (failures.length > 0) {
       return this.#refuse(
         new WebhookError(
@@ -288,11 +325,7 @@ export class WebhookReceiver {
         ),
       );
     }
-    return {
-      status: 200,
-      headers: { ...JSON_HEADERS },
-      body: JSON.stringify({ ok: true, kind: notification.kind }),
-    };
+    return { status: 200, headers: { ...JSON_HEADERS }, body: successBody(notification.kind) };
   }
 
   #refuse(error: WebhookError): WebhookResponse {
@@ -423,6 +456,34 @@ export class WebhookReceiver {
     }
     return parsed.notification;
   }
+}
+
+/** What a handler threw (synchronously, or as a rejection), kept apart from what it returned. */
+class HandlerFailure {
+  constructor(readonly reason: unknown) {}
+}
+
+/** Whether a handler's result is a promise or another thenable (the answer waits for it). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** The success bodies, made once per kind (the kinds are the schema's few known ones). */
+const SUCCESS_BODIES = new Map<string, string>();
+
+/** `{"ok":true,"kind":...}` for a verified delivery of `kind`. */
+function successBody(kind: string): string {
+  let body = SUCCESS_BODIES.get(kind);
+  if (body === undefined) {
+    body = JSON.stringify({ ok: true, kind });
+    // Bounded: only the known kinds verify; the bound is a second guard.
+    if (SUCCESS_BODIES.size < 16) SUCCESS_BODIES.set(kind, body);
+  }
+  return body;
 }
 
 /**

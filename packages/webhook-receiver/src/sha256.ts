@@ -89,8 +89,13 @@ export function sha256(bytes: Uint8Array): Uint8Array {
 
   const digest = new Uint8Array(32);
   const out = new DataView(digest.buffer);
-  [h0, h1, h2, h3, h4, h5, h6, h7].forEach((word, i) => {
-    out.setUint32(i * 4, word >>> 0);
-  });
+  out.setUint32(0, h0 >>> 0);
+  out.setUint32(4, h1 >>> 0);
+  out.setUint32(8, h2 >>> 0);
+  out.setUint32(12, h3 >>> 0);
+  out.setUint32(16, h4 >>> 0);
+  out.setUint32(20, h5 >>> 0);
+  out.setUint32(24, h6 >>> 0);
+  out.setUint32(28, h7 >>> 0);
   return digest;
 }

@@ -104,6 +104,18 @@ for (const [name, start] of Object.entries(adapters)) {
         expect(seen.at(-1)?.payload).toEqual(drift);
       });
 
+      it('answers with a Content-Length (one write, not a chunked answer)', async () => {
+        for (const delivery of [
+          good,
+          { ...good, headers: { ...good.headers, authorization: 'Basic eDp5' } },
+        ]) {
+          const response = await fetch(running.url, delivery);
+          const bytes = new Uint8Array(await response.arrayBuffer());
+          expect(response.headers.get('transfer-encoding')).toBeNull();
+          expect(response.headers.get('content-length')).toBe(String(bytes.byteLength));
+        }
+      });
+
       it('405 with Allow: POST to GET and PUT', async () => {
         const got = await expectAnswer(await fetch(running.url), 405, 'method_not_allowed');
         expect(got.headers.get('allow')).toBe('POST');

@@ -287,6 +287,53 @@ describe('HTTP answers (the documented table)', () => {
     ]);
   });
 
+  it('waits for every handler, lists failures in handler order whether thrown or rejected, and calls handlers as plain functions', async () => {
+    const causes: unknown[] = [];
+    const order: string[] = [];
+    let late = false;
+    const receivers = createWebhookReceiver({ credentials: basic });
+    receivers
+      .on('Drift', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        order.push('slow');
+        throw new Error('async first');
+      })
+      .on('Drift', function (this: unknown) {
+        order.push(`this ${String(this)}`);
+        // Registered while the delivery runs its handlers: not called for this delivery.
+        receivers.on('Drift', () => {
+          late = true;
+        });
+        throw new Error('sync second');
+      })
+      .onAny(() => ({
+        // A thenable that is not a promise: the answer waits for it too.
+        // biome-ignore lint/suspicious/noThenProperty: the thenable is the point of the test
+        then: (_: unknown, reject: (error: Error) => void) => reject(new Error('thenable third')),
+      }))
+      .onError((error) => causes.push(error.cause));
+    expect((await receivers.handle(good)).status).toBe(500);
+    expect(order).toEqual(['this undefined', 'slow']);
+    expect(late).toBe(false);
+    expect((causes[0] as AggregateError).errors.map((error: Error) => error.message)).toEqual([
+      'async first',
+      'sync second',
+      'thenable third',
+    ]);
+  });
+
+  it('200 only once an async handler has finished', async () => {
+    let done = false;
+    const slow = createWebhookReceiver({ credentials: basic }).on('Drift', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      done = true;
+    });
+    const answer = await slow.handle(good);
+    expect(answer.status).toBe(200);
+    expect(done).toBe(true);
+    expect(JSON.parse(answer.body)).toEqual({ ok: true, kind: 'Drift' });
+  });
+
   it('500 when an async handler rejects', async () => {
     const failing = createWebhookReceiver({ credentials: basic }).onAny(async () => {
       await Promise.resolve();

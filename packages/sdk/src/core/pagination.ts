@@ -1,6 +1,6 @@
 import type { Endpoints, PaginationKind } from '../contract/endpoints.js';
-import { explorerPage } from '../contract/iac-explorer.js';
 import { DEFAULT_PAGE_SIZE } from '../contract/primitives.js';
+import { explorerPage } from '../contract/readers.js';
 import { IacmError } from './errors.js';
 import type { CallInput, WithResponse } from './transport.js';
 

@@ -1,7 +1,13 @@
-import ky, { TimeoutError } from 'ky';
-import type * as z from 'zod';
+import ky, { type Options as KyOptions, TimeoutError } from 'ky';
+import type * as z from 'zod/mini';
 import type { LoginResponse } from '../contract/auth.js';
-import { buildPath, type EndpointName, endpoints, responseSchemaFor } from '../contract/endpoints.js';
+import {
+  type EndpointSchemas,
+  type GroupSchemas,
+  groupSchemas,
+  loadGroupSchemas,
+} from '../contract/endpoint-schemas/load.js';
+import type { EndpointName } from '../contract/endpoints.js';
 import {
   type FieldIssue,
   fieldIssuesFromZod,
@@ -10,8 +16,10 @@ import {
   limitIssues,
   summariseIssues,
 } from '../contract/errors.js';
+import { responseSchemaFor } from '../contract/projection.js';
 import { redactHeaders } from '../contract/redaction.js';
 import { parseRetryAfter } from '../contract/retry-after.js';
+import { buildPath, type EndpointGroup, routes } from '../contract/routes.js';
 import { TokenManager } from './auth.js';
 import {
   APIConnectionError,
@@ -23,7 +31,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from './errors.js';
-import { type Logger, leveledLogger } from './logger.js';
+import { LOG_LEVELS, type Logger, leveledLogger } from './logger.js';
 import {
   checkRequestOptions,
   mergeHeaders,
@@ -101,6 +109,17 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
   });
 }
 
+/** What hooks and debug lines are told of a request: its headers with credentials redacted. */
+function requestInfo(
+  endpoint: EndpointName,
+  method: RequestInfo['method'],
+  url: URL,
+  headers: Record<string, string>,
+  attempt: number,
+): RequestInfo {
+  return { endpoint, method, url: url.toString(), headers: redactHeaders(headers), attempt };
+}
+
 function headersOf(response: Response): Record<string, string> {
   const out: Record<string, string> = {};
   response.headers.forEach((value, name) => {
@@ -133,11 +152,22 @@ export class Transport {
   readonly log: Logger;
   /** The token source. */
   readonly tokens: TokenManager;
+  /** Whether debug lines are logged: their text is built only then. */
+  readonly #debug: boolean;
+  /**
+   * The `fetch` ky calls, made once: called as a plain function (browsers refuse a `fetch` called as
+   * a method of another object), and the global one looked up at each call, so that one MSW
+   * installed after the client was created is used.
+   */
+  readonly #fetch: typeof fetch;
 
   /** Creates the pipeline; `tokens` may be shared with a parent client. */
   constructor(options: ResolvedOptions, tokens?: TokenManager) {
     this.options = options;
     this.log = leveledLogger(options.logger, options.logLevel, options.loggerStyle);
+    this.#debug = LOG_LEVELS.indexOf(options.logLevel) >= LOG_LEVELS.indexOf('debug');
+    const fetchImpl = options.fetch;
+    this.#fetch = (input, init) => (fetchImpl ?? globalThis.fetch)(input, init);
     this.tokens =
       tokens ??
       new TokenManager(
@@ -154,21 +184,25 @@ export class Transport {
     requestOptions?: RequestOptions,
   ): Promise<WithResponse<unknown>> {
     checkRequestOptions(requestOptions);
-    const endpoint = { name, ...endpoints[name] };
+    const endpoint = routes[name];
     const opts = requestOptions ?? {};
     const mode: ValidationMode = opts.validation ?? this.options.validation;
     const signal = opts.signal;
 
+    // The endpoint's schemas: its group's module, imported on the group's first call that validates.
+    let schemas: EndpointSchemas | undefined;
     if (mode !== 'off') {
+      const group = groupSchemas(endpoint.group) ?? (await this.#loadSchemas(name, endpoint.group, signal));
+      schemas = group[name] as EndpointSchemas;
       const issues: FieldIssue[] = [];
-      const check = (schema: z.ZodType | undefined, value: unknown, location: IssueLocation) => {
+      const check = (schema: z.ZodMiniType | undefined, value: unknown, location: IssueLocation) => {
         if (!schema) return;
         const result = schema.safeParse(value);
         if (!result.success) issues.push(...fieldIssuesFromZod(result.error, location, value));
       };
-      check(endpoint.params, input.params ?? {}, 'path');
-      check(endpoint.query, stripUndefined(input.query ?? {}), 'query');
-      if (endpoint.body) check(endpoint.body, input.body ?? (endpoint.bodyRequired ? undefined : {}), 'body');
+      check(schemas.params, input.params ?? {}, 'path');
+      check(schemas.query, stripUndefined(input.query ?? {}), 'query');
+      if (schemas.body) check(schemas.body, input.body ?? (endpoint.bodyRequired ? undefined : {}), 'body');
       if (issues.length > 0) {
         const listed = limitIssues(issues);
         if (mode === 'strict') throw new RequestValidationError(name, listed, summariseIssues(listed));
@@ -183,42 +217,46 @@ export class Transport {
     const maxRetries = retrySafe ? (opts.maxRetries ?? this.options.maxRetries) : 0;
     const timeout = opts.timeout ?? this.options.timeout;
     const hooks = this.options.hooks;
-    const fetchImpl = this.options.fetch;
+    // The request's description for hooks and debug lines, made only when one of them wants it.
+    const describes =
+      this.#debug ||
+      hooks.beforeRequest !== undefined ||
+      hooks.afterResponse !== undefined ||
+      hooks.onRetry !== undefined;
     let renewed = false;
 
     for (let attempt = 1; ; attempt++) {
       const token = endpoint.auth ? await this.#token(name, signal) : undefined;
       const headers = mergeHeaders(
         { accept: 'application/json' },
-        endpoint.body ? { 'content-type': 'application/json' } : undefined,
+        endpoint.hasBody ? { 'content-type': 'application/json' } : undefined,
         token ? { authorization: `Bearer ${token}` } : undefined,
         this.options.headers,
         opts.headers,
       );
-      const info: RequestInfo = {
-        endpoint: name,
-        method: endpoint.method,
-        url: url.toString(),
-        headers: redactHeaders(headers),
-        attempt,
-      };
-      await hooks.beforeRequest?.(info);
-      this.log.debug(`${endpoint.method} ${url.pathname} (attempt ${attempt})`, { headers: info.headers });
+      const info = describes ? requestInfo(name, endpoint.method, url, headers, attempt) : undefined;
+      if (info !== undefined) {
+        await hooks.beforeRequest?.(info);
+        if (this.#debug) {
+          this.log.debug(`${endpoint.method} ${url.pathname} (attempt ${attempt})`, {
+            headers: info.headers,
+          });
+        }
+      }
       const started = Date.now();
       let response: Response;
       try {
-        response = await ky(url, {
+        const kyOptions: KyOptions = {
           method: endpoint.method,
           headers,
-          ...(endpoint.body ? { body: JSON.stringify(input.body ?? {}) } : {}),
           timeout,
           retry: 0,
           throwHttpErrors: false,
-          // Called as a plain function: browsers refuse a `fetch` called as a method of another object.
-          // The global one is looked up now, so that one MSW installed after the client was created is used.
-          fetch: (input, init) => (fetchImpl ?? globalThis.fetch)(input, init),
-          ...(signal ? { signal } : {}),
-        });
+          fetch: this.#fetch,
+        };
+        if (endpoint.hasBody) kyOptions.body = JSON.stringify(input.body ?? {});
+        if (signal) kyOptions.signal = signal;
+        response = await ky(url, kyOptions);
       } catch (error) {
         const cause = withoutRequest(error);
         if (signal?.aborted) throw new APIUserAbortError(name, cause);
@@ -232,7 +270,7 @@ export class Transport {
               );
         if (attempt <= maxRetries) {
           await this.#retry(
-            info,
+            info ?? requestInfo(name, endpoint.method, url, headers, attempt),
             { error: failure },
             retryDelay(attempt, undefined, Date.now()),
             signal,
@@ -244,20 +282,23 @@ export class Transport {
         this.log.debug(failure.message);
         throw failure;
       }
-      const responseHeaders = headersOf(response);
-      const requestId = responseHeaders['x-request-id'];
-      await hooks.afterResponse?.({
-        ...info,
-        status: response.status,
-        requestId,
-        durationMs: Date.now() - started,
-      });
-      this.log.debug(`${response.status} ${endpoint.method} ${url.pathname}`, { requestId });
+      const requestId = response.headers.get('x-request-id') ?? undefined;
+      if (info !== undefined) {
+        await hooks.afterResponse?.({
+          ...info,
+          status: response.status,
+          requestId,
+          durationMs: Date.now() - started,
+        });
+        if (this.#debug)
+          this.log.debug(`${response.status} ${endpoint.method} ${url.pathname}`, { requestId });
+      }
 
       if (response.ok) {
-        const data = await this.#readAnswer(name, response, input.body, mode, requestId);
+        const data = await this.#readAnswer(name, response, input.body, mode, requestId, schemas);
         return { data, response, requestId };
       }
+      const responseHeaders = headersOf(response);
 
       const body = await readJson(response);
       if (response.status === 401 && endpoint.auth && !renewed && this.tokens.canRenew) {
@@ -272,7 +313,7 @@ export class Transport {
       const failure: APIError = new ErrorClass(name, response.status, body, responseHeaders);
       if (attempt <= maxRetries && isRetryableStatus(response.status)) {
         await this.#retry(
-          info,
+          info ?? requestInfo(name, endpoint.method, url, headers, attempt),
           { status: response.status },
           retryDelay(attempt, responseHeaders, Date.now()),
           signal,
@@ -282,6 +323,28 @@ export class Transport {
       }
       this.log.debug(failure.message, { requestId });
       throw failure;
+    }
+  }
+
+  /**
+   * Loads a group's schemas (its module's first import) for a call that validates. A module that
+   * cannot be loaded (a chunk missing from a deployment, a network failure) fails the call with an
+   * {@link IacmError} that says so, its cause attached; nothing is kept, so the next call tries again.
+   */
+  async #loadSchemas(
+    name: EndpointName,
+    group: EndpointGroup,
+    signal: AbortSignal | undefined,
+  ): Promise<GroupSchemas> {
+    try {
+      return await abortable(loadGroupSchemas(group), signal);
+    } catch (error) {
+      if (signal?.aborted) throw new APIUserAbortError(name, error);
+      throw new IacmError(
+        `${name}: could not load the schemas of the ${group} endpoints to validate the call ` +
+          `(${reasonOf(error)}); deploy every chunk of the SDK's build, or set validation: 'off'`,
+        { cause: error },
+      );
     }
   }
 
@@ -319,8 +382,9 @@ export class Transport {
     requestBody: unknown,
     mode: ValidationMode,
     requestId: string | undefined,
+    schemas: EndpointSchemas | undefined,
   ): Promise<unknown> {
-    const endpoint = endpoints[name];
+    const endpoint = routes[name];
     if (endpoint.successStatus === 204 || response.status === 204) {
       await response.body?.cancel();
       return undefined;
@@ -340,8 +404,12 @@ export class Transport {
       this.log.warn(`${name}: ${issues[0]?.message}`, { requestId });
       return text;
     }
-    if (mode === 'off') return data;
-    const result = responseSchemaFor(endpoint, requestBody).safeParse(data);
+    // `schemas` is undefined only when validation is off.
+    if (mode === 'off' || schemas === undefined) return data;
+    const result = responseSchemaFor(
+      { projection: endpoint.projection, response: schemas.response },
+      requestBody,
+    ).safeParse(data);
     if (result.success) return result.data;
     const issues = result.error.issues.map((issue) => ({
       path: formatIssuePath(issue.path),
