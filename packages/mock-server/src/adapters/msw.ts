@@ -5,6 +5,7 @@ import type { RequestHandler } from 'msw';
 import * as msw from 'msw';
 import { MockCore, type MockOptions } from '../app/mock.js';
 import type { MockResponse } from '../http/message.js';
+import { answerBytes } from '../pipeline/answer-text.js';
 import { assertSupportedMsw } from './msw-support.js';
 
 /** Options of {@link createMockServer}. */
@@ -28,7 +29,9 @@ export interface MockServer {
 /** Converts a core response into a Fetch `Response` (or a network error for a dropped connection). */
 export function toFetchResponse(response: MockResponse): Response {
   if (response.drop) return msw.HttpResponse.error();
-  const body = response.body === undefined ? null : JSON.stringify(response.body);
+  // The answer's JSON text in UTF-8, stored records' texts reused (`JSON.stringify`'s bytes), in a
+  // buffer the next answer reuses: the Response copies a buffer it is given (the Fetch standard).
+  const body = response.body === undefined ? null : (answerBytes(response.body, undefined, true) ?? null);
   return new msw.HttpResponse(body, { status: response.status, headers: response.headers });
 }
 

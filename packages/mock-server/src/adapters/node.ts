@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { buildOpenApiDocument, type OpenApiDocument } from '@iacm/sdk/openapi';
 import { readNodeBody } from '@iacm/webhook-receiver/node';
@@ -7,6 +7,7 @@ import { MockCore, type MockOptions } from '../app/mock.js';
 import { controlAccessOf } from '../app/options.js';
 import { controlExposureOf } from '../control/access.js';
 import { internalErrorResponse, type MockResponse } from '../http/message.js';
+import { answerBytes } from '../pipeline/answer-text.js';
 import { allowedHostNames, isLoopbackHost } from '../pipeline/host.js';
 import { DEFAULT_SERVER_TIMEOUTS, resolveServerTimeouts } from './timeouts.js';
 
@@ -156,12 +157,34 @@ function send(req: IncomingMessage, res: ServerResponse, response: MockResponse)
     return;
   }
   if (res.headersSent || res.writableEnded) return;
-  const body = response.body === undefined ? undefined : JSON.stringify(response.body);
+  // The answer's JSON text in UTF-8, stored records' texts reused (`JSON.stringify`'s bytes).
+  const body = response.body === undefined ? undefined : answerBytes(response.body);
   const headers: Record<string, string | number> = { ...response.headers };
-  if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
+  if (body !== undefined) headers['content-length'] = body.length;
   if (!req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   res.end(body);
+}
+
+/** Each connection's signal (see {@link clientGone}). */
+const connectionSignals = new WeakMap<Socket, AbortSignal>();
+
+/**
+ * The signal that aborts when the client has gone: when its connection closes. One per connection,
+ * made on its first request and shared by the requests it carries (an answer finished before is not
+ * affected; a request in flight when the connection closes is abandoned), so that a request costs no
+ * signal of its own. A connection already closed gets an aborted signal.
+ */
+function clientGone(socket: Socket): AbortSignal {
+  let signal = connectionSignals.get(socket);
+  if (signal === undefined) {
+    if (socket.destroyed) return AbortSignal.abort();
+    const controller = new AbortController();
+    socket.once('close', () => controller.abort());
+    signal = controller.signal;
+    connectionSignals.set(socket, signal);
+  }
+  return signal;
 }
 
 /**
@@ -210,11 +233,6 @@ export function createRequestListener(
         res.end(answer.body);
         return;
       }
-      // The client has gone when the connection closes before the answer is complete.
-      const gone = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) gone.abort();
-      });
       const response = await core.handle(
         {
           method: req.method ?? 'GET',
@@ -225,7 +243,7 @@ export function createRequestListener(
           ...(req.socket.remoteAddress ? { clientAddress: req.socket.remoteAddress } : {}),
         },
         {
-          signal: gone.signal,
+          signal: clientGone(req.socket),
           // Over HTTP, `Prefer: code=` needs an open control plane or the control token.
           preferHeader: 'control',
           ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),

@@ -11,10 +11,10 @@
  * @module
  */
 import { checkJsonBounds, type EndpointName } from '@iacm/sdk/contract';
-import { redactUrl } from '../domain/webhook-url.js';
 import type { NumberRange } from '../errors/ranges.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
-import { isSecretHeader, REDACTED, redactBody, redactQuery } from '../http/redact.js';
+import { redactBody, redactQuery } from '../http/redact.js';
+import { isEmptyRecord, redactedHeaders, redactedText, redactUrlMember } from './journal-text.js';
 
 /** How many requests the journal keeps by default. */
 export const DEFAULT_JOURNAL_LIMIT = 500;
@@ -375,14 +375,7 @@ export class Journal {
     route: JournalRoute = {},
   ): void {
     if (!this.enabled) return;
-    const headers: Record<string, string> = {};
-    const source =
-      request.headers instanceof Headers ? Object.fromEntries(request.headers) : (request.headers ?? {});
-    for (const [name, value] of Object.entries(source)) {
-      if (value === undefined) continue;
-      const key = name.toLowerCase();
-      headers[key] = isSecretHeader(key) ? REDACTED : typeof value === 'string' ? value : value.join(', ');
-    }
+    const headers = redactedHeaders(request.headers);
     const dropped = response.drop === true;
     const head: Head = [
       requestId,
@@ -425,10 +418,10 @@ export class Journal {
   #inputText(route: JournalRoute, marker: string | undefined): string | undefined {
     if (route.endpoint === undefined || route.endpoint === 'control') return undefined;
     const { input } = route;
-    if (!input) return `{"validated":false,"params":${JSON.stringify(redactBody(route.params ?? {}))}}`;
+    if (!input) return `{"validated":false,"params":${redactedText(route.params ?? {})}}`;
     const bodyText = marker ?? this.#bodyText({ value: input.body });
-    const params = JSON.stringify(redactBody(input.params ?? {}));
-    const query = JSON.stringify(redactBody(input.query ?? {}));
+    const params = redactedText(input.params ?? {});
+    const query = redactedText(input.query ?? {});
     return `{"validated":true,"params":${params},"query":${query}${bodyText === undefined ? '' : `,"body":${bodyText}`}}`;
   }
 
@@ -442,6 +435,7 @@ export class Journal {
     let text: string | undefined;
     try {
       const { value } = read;
+      if (isEmptyRecord(value)) return '{}';
       // Every value takes at least one character of JSON text: a body of more values than the limit
       // has characters is too large, found without writing it (a 256 MiB snapshot, or a hand-built
       // body sharing one object a million times, which JSON.stringify would write each time). Too
@@ -552,14 +546,4 @@ function readInput(text: string, query: JournalEntry['query'], bodyText: string 
     query: { ...query },
     body: bodyText === undefined ? undefined : JSON.parse(bodyText),
   };
-}
-
-/**
- * A body whose top-level `url` member (a webhook integration's) is shown with its user name, password
- * and secret-looking query parameters redacted; any other body as it is.
- */
-function redactUrlMember(body: unknown): unknown {
-  if (body === null || typeof body !== 'object') return body;
-  const url = (body as { url?: unknown }).url;
-  return typeof url === 'string' ? { ...body, url: redactUrl(url) } : body;
 }

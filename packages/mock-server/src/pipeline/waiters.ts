@@ -129,6 +129,11 @@ interface Waiter<T> {
   /** How many arrived in all. */
   count: number;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Removes the wait's listener from its client's signal once settled (a standalone server's signal
+   * lives as long as the connection, and serves every request on it).
+   */
+  unlisten: (() => void) | undefined;
 }
 
 /** An entry as a journal waiter sees it: the entry, and (for its endpoint) the typed call, read once. */
@@ -357,6 +362,7 @@ export class Waiters {
         arrived: [],
         count: 0,
         timer: undefined,
+        unlisten: undefined,
       };
       for (const item of earlier) if (this.#look(waiter, item)) return;
       if (signal?.aborted) {
@@ -368,15 +374,15 @@ export class Waiters {
         this.#settle(set, waiter);
         reject(timedOut(waiter, timeoutMs));
       }, timeoutMs);
-      signal?.addEventListener(
-        'abort',
-        () => {
+      if (signal) {
+        const onAbort = () => {
           if (!set.has(waiter)) return;
           this.#settle(set, waiter);
           reject(gone(label));
-        },
-        { once: true },
-      );
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiter.unlisten = () => signal.removeEventListener('abort', onAbort);
+      }
     });
   }
 
@@ -411,6 +417,8 @@ export class Waiters {
     set.delete(waiter);
     if (waiter.timer !== undefined) realClearTimeout(waiter.timer);
     waiter.timer = undefined;
+    waiter.unlisten?.();
+    waiter.unlisten = undefined;
   }
 }
 
