@@ -39,15 +39,27 @@ export function readHeader(headers: HeaderSource | undefined, name: string): str
     const value: unknown = getter.call(headers, name);
     return typeof value === 'string' ? value : undefined;
   }
+  // The member named exactly `name` wins over other spellings: look it up first (Node's headers are
+  // lower-case, as the callers' names are), and walk the members only when it is not there.
+  const record = headers as Readonly<Record<string, unknown>>;
+  if (Object.hasOwn(record, name)) {
+    const exact = headerValue(record[name]);
+    if (exact !== undefined) return exact;
+  }
   const lower = name.toLowerCase();
   let found: string | undefined;
   for (const [key, member] of Object.entries(headers)) {
     if (key.toLowerCase() !== lower) continue;
-    const value = typeof member === 'string' ? member : Array.isArray(member) ? member.join(', ') : undefined;
+    const value = headerValue(member);
     if (value !== undefined && key === name) return value;
     found ??= value;
   }
   return found;
+}
+
+/** A header member's value as one string: a list joined with `, `; anything else is no value. */
+function headerValue(member: unknown): string | undefined {
+  return typeof member === 'string' ? member : Array.isArray(member) ? member.join(', ') : undefined;
 }
 
 /**
