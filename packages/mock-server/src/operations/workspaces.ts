@@ -92,8 +92,9 @@ export const workspacesOperations = {
     const text = workspaceText(account.workspaces);
     if (body.searchValue) await text.prepare(ctx.signal);
     await account.workspaces.prepare(sort, ctx.signal);
-    const filter = allOf(filterPredicate(workspaceFilters, body.filters), text.predicate(body.searchValue));
-    const page = account.workspaces.query({ filter, sort, ...pageWindow('workspaces.search', ctx) });
+    const among = text.matches(body.searchValue);
+    const filter = allOf(filterPredicate(workspaceFilters, body.filters), among && ((w) => among.has(w)));
+    const page = account.workspaces.query({ filter, sort, among, ...pageWindow('workspaces.search', ctx) });
     return page.map((w) => project(w, body.projection));
   },
 

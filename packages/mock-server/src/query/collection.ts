@@ -11,6 +11,12 @@ export interface QueryOptions<T> {
   offset: number;
   /** How many to return at most. */
   limit: number;
+  /**
+   * When given, every record that can match is in it (the matches of a free-text search, from
+   * `TextIndex.matches`): when they are few, the page is made by sorting them rather than by walking
+   * the index past every record that cannot match. The answer is the same either way.
+   */
+  among?: ReadonlySet<T> | undefined;
 }
 
 /**
@@ -27,11 +33,15 @@ export const CHANGE_LOG_LENGTH = 4096;
 
 /**
  * How many records an index build in chunks ({@link Collection.prepare}) reads, or sorts in one
- * run, between two turns of the event loop: 8,192 (a few milliseconds each).
+ * run, between two turns of the event loop: 4,096 (a few milliseconds each, garbage collection
+ * included).
  */
-export const BUILD_CHUNK = 8192;
+export const BUILD_CHUNK = 4096;
 
-/** How many times a build in chunks starts again after the collection changed during it. */
+/**
+ * How many times a build in chunks starts again when the collection changed too much during it
+ * (more than {@link CHANGE_LOG_LENGTH} records; fewer changes are caught up at its end).
+ */
 const MAX_BUILD_RESTARTS = 2;
 
 /** The name of a sort's index: `field:order`, keys joined by `|`. */
@@ -42,9 +52,10 @@ function sortName(sort: ReadonlyArray<{ field: string; order: 1 | -1 }>): string
 /**
  * A set of records with an id, kept with sorted indexes: one per sort (all its keys and directions),
  * built the first time a query needs it and kept up to date on every insert, update and delete by
- * binary search and splice, so no request sorts the whole collection. Indexes of one key stay for
- * good; indexes of several keys (a sort by `ciTool`, then `terraformVersion`, then `repository`) are
- * kept up to 16 (`MAX_COMPOSITE_INDEXES`). An index is built by reading each record's sort values
+ * binary search and splice (an update that keeps the sort values replaces the record where it is),
+ * so no request sorts the whole collection. Indexes of one key stay for good; indexes of several
+ * keys (a sort by `ciTool`, then `terraformVersion`, then `repository`) are kept up to 16
+ * (`MAX_COMPOSITE_INDEXES`). An index is built by reading each record's sort values
  * once, then sorting positions (a version-aware key is computed once per record, not once per
  * comparison). Ties end with the id, so pages never overlap or skip.
  */
@@ -59,6 +70,11 @@ export class Collection<T extends { id: string }> {
   /** Ids changed by the last versions, oldest first: `#log[i]` changed version `#logBase + i + 1`. */
   #log: string[] = [];
   #logBase = 0;
+  /**
+   * One map per build in chunks under way: each record changed since the build started, as it was
+   * before its first change (undefined: it was not there), at most {@link CHANGE_LOG_LENGTH} + 1 of them.
+   */
+  readonly #builds = new Set<Map<string, T | undefined>>();
 
   /** Creates an empty collection with the given sortable fields. */
   constructor(fields: Readonly<Record<string, (record: T) => SortValue>>, records: Iterable<T> = []) {
@@ -98,7 +114,7 @@ export class Collection<T extends { id: string }> {
   /** Adds a record (replacing one with the same id). */
   insert(record: T): void {
     if (this.#byId.has(record.id)) this.delete(record.id);
-    this.#changed(record.id);
+    this.#changed(record.id, undefined);
     this.#byId.set(record.id, record);
     for (const [name, index] of this.#indexes) index.splice(this.#position(name, index, record), 0, record);
   }
@@ -107,12 +123,16 @@ export class Collection<T extends { id: string }> {
   update(record: T): void {
     const old = this.#byId.get(record.id);
     if (!old) throw new Error(`update of an unknown record ${record.id}`);
-    this.#changed(record.id);
+    this.#changed(record.id, old);
     this.#byId.set(record.id, record);
     for (const [name, index] of this.#indexes) {
       const at = this.#find(name, index, old);
-      index.splice(at, 1);
-      index.splice(this.#position(name, index, record), 0, record);
+      // Same sort values (a label change under a sort by date): the same place, nothing moves.
+      if (this.#compare(name)(old, record) === 0) index[at] = record;
+      else {
+        index.splice(at, 1);
+        index.splice(this.#position(name, index, record), 0, record);
+      }
     }
   }
 
@@ -120,7 +140,7 @@ export class Collection<T extends { id: string }> {
   delete(id: string): T | undefined {
     const old = this.#byId.get(id);
     if (!old) return undefined;
-    this.#changed(id);
+    this.#changed(id, old);
     for (const [name, index] of this.#indexes) index.splice(this.#find(name, index, old), 1);
     this.#byId.delete(id);
     return old;
@@ -129,38 +149,94 @@ export class Collection<T extends { id: string }> {
   /** The matching records of one page, in order. */
   query(options: QueryOptions<T>): T[] {
     if (options.sort.length === 0) throw new Error('a collection query needs at least one sort key');
-    const index = this.#index(sortName(options.sort));
+    const name = sortName(options.sort);
+    const index = this.#index(name);
+    const { filter, among } = options;
     const wanted = options.offset + options.limit;
+    // Sorting m candidates costs about m·log2(m) comparisons: the walk goes at most that far (one
+    // test per record it passes), then the candidates are sorted. So a search matching few records
+    // (or none) costs what they do, and one matching many walks only the start of the index.
+    let budget = among ? among.size * Math.ceil(Math.log2(among.size + 1)) : Number.POSITIVE_INFINITY;
     const out: T[] = [];
     for (const record of index) {
       if (out.length >= wanted) break;
-      if (!options.filter || options.filter(record)) out.push(record);
+      if (--budget < 0)
+        return this.#sortedAmong(name, among as ReadonlySet<T>, filter).slice(options.offset, wanted);
+      if (!filter || filter(record)) out.push(record);
     }
     return out.slice(options.offset, wanted);
   }
 
+  /** The records of `among` that are stored (as they are now) and pass `filter`, in the order of `name`. */
+  #sortedAmong(name: string, among: ReadonlySet<T>, filter: ((record: T) => boolean) | undefined): T[] {
+    const kept: T[] = [];
+    for (const record of among) {
+      if (this.#byId.get(record.id) === record && (!filter || filter(record))) kept.push(record);
+    }
+    return kept.sort(this.#compare(name));
+  }
+
   /**
-   * Builds the index of `sort` ahead of a {@link query}, in chunks of 8,192 records (`BUILD_CHUNK`)
+   * Builds the index of `sort` ahead of a {@link query}, in chunks of 4,096 records (`BUILD_CHUNK`)
    * that give the event loop a turn between them, so that the first query of a sort over many
    * records does not hold it (a query builds a missing index at once). Nothing to do when the index
-   * is there, or the collection is small. Should the collection change during a turn, the build
-   * starts again (twice at most; the query then builds it). Throws the signal's reason when `signal`
-   * aborts (the client has gone).
+   * is there, or the collection is small. The records changed during the turns are put in their
+   * place at the end (by binary search, without reading the others again); should more than
+   * 4,096 (`CHANGE_LOG_LENGTH`) change, the build starts again (twice at most; the query then builds
+   * it). Throws the signal's reason when `signal` aborts (the client has gone).
    */
   async prepare(sort: ReadonlyArray<{ field: string; order: 1 | -1 }>, signal?: AbortSignal): Promise<void> {
     if (sort.length === 0) return;
     const name = sortName(sort);
     for (let attempt = 0; attempt < MAX_BUILD_RESTARTS; attempt++) {
       if (this.#indexes.has(name) || this.#byId.size <= BUILD_CHUNK) return;
-      const version = this.#version;
-      const index = await sortedInChunks([...this.#byId.values()], this.#keys(name), () =>
-        pauseUnless(signal),
-      );
-      if (this.#version === version && !this.#indexes.has(name)) {
-        this.#install(name, index);
-        return;
+      const changes = new Map<string, T | undefined>();
+      this.#builds.add(changes);
+      let index: T[];
+      try {
+        index = await sortedInChunks([...this.#byId.values()], this.#keys(name), () => pauseUnless(signal));
+      } finally {
+        this.#builds.delete(changes);
       }
+      if (this.#indexes.has(name)) return;
+      if (changes.size > CHANGE_LOG_LENGTH) continue;
+      this.#install(name, changes.size === 0 ? index : this.#caughtUp(name, index, changes));
+      return;
     }
+  }
+
+  /**
+   * `index`, built from the records as they were before `changes`, with each changed record moved
+   * to where it is now (or taken out when deleted, put in when new): the old versions found by binary
+   * search, then one pass that copies the positions, the unchanged records not read again.
+   */
+  #caughtUp(name: string, index: T[], changes: ReadonlyMap<string, T | undefined>): T[] {
+    const compare = this.#compare(name);
+    const gone: number[] = [];
+    const added: T[] = [];
+    for (const [id, before] of changes) {
+      if (before) gone.push(this.#find(name, index, before));
+      const now = this.#byId.get(id);
+      if (now) added.push(now);
+    }
+    gone.sort((a, b) => a - b);
+    added.sort(compare);
+    const kept: T[] = [];
+    let g = 0;
+    for (let i = 0; i < index.length; i++) {
+      if (gone[g] === i) g++;
+      else kept.push(index[i] as T);
+    }
+    if (added.length === 0) return kept;
+    const out: T[] = [];
+    let k = 0;
+    for (const record of added) {
+      const at = this.#position(name, kept, record);
+      while (k < at) out.push(kept[k++] as T);
+      out.push(record);
+    }
+    while (k < kept.length) out.push(kept[k++] as T);
+    return out;
   }
 
   /**
@@ -179,8 +255,14 @@ export class Collection<T extends { id: string }> {
     for (let i = start; i < index.length; i++) yield index[i] as T;
   }
 
-  /** Counts a change of the record `id`: a new version, remembered in the bounded change log. */
-  #changed(id: string): void {
+  /**
+   * Counts a change of the record `id` (`before`: as it was, undefined when new): a new version,
+   * remembered in the bounded change log, and by the builds under way.
+   */
+  #changed(id: string, before: T | undefined): void {
+    for (const changes of this.#builds) {
+      if (changes.size <= CHANGE_LOG_LENGTH && !changes.has(id)) changes.set(id, before);
+    }
     this.#version++;
     if (this.#log.length >= CHANGE_LOG_LENGTH) {
       this.#logBase = this.#version - 1;

@@ -75,8 +75,10 @@ export interface TextSource<T> {
  * (about 1 ms per 100,000 workspaces). The strings hold at most {@link TEXT_CHUNK_RECORDS} records
  * and {@link TEXT_CHUNK_CHARS} characters each (a longer record gets a string of its own). Writes
  * cost nothing until a search needs the text; the first search after them makes again only the
- * strings of the records changed (and adds new records to the last string), or everything when
- * the changes are more than the source remembers.
+ * strings of the records changed, reading again only those records (the others' texts are cut from
+ * the strings), and adds new records to the last string; or everything when the changes are more
+ * than the source remembers. {@link TextIndex.matches} gives the matches as a set, so that a query
+ * can start from them (a search matching few records costs what they do).
  */
 export class TextIndex<T extends { id: string }> {
   readonly #source: TextSource<T>;
@@ -115,9 +117,29 @@ export class TextIndex<T extends { id: string }> {
     const needle = searchNeedle(search);
     if (needle === undefined) return undefined;
     if (needle.includes(SEPARATOR)) return textPredicate(search, this.#fields);
+    const matched = this.#collect(needle);
+    return (record) => matched.has(record);
+  }
+
+  /**
+   * The records whose texts contain `search` (see {@link searchNeedle}), as a set: the records
+   * {@link predicate} keeps, for a caller that can start from them instead of testing every record
+   * (a collection query's `among`); undefined for an absent or blank search (no filter).
+   */
+  matches(search: string | undefined | null): ReadonlySet<T> | undefined {
+    const needle = searchNeedle(search);
+    if (needle === undefined) return undefined;
+    if (!needle.includes(SEPARATOR)) return this.#collect(needle);
+    const test = textPredicate(search, this.#fields) as (record: T) => boolean;
+    const matched = new Set<T>();
+    for (const record of this.#source.values()) if (test(record)) matched.add(record);
+    return matched;
+  }
+
+  #collect(needle: string): Set<T> {
     const matched = new Set<T>();
     for (const chunk of this.#chunks()) chunk.collect(needle, matched);
-    return (record) => matched.has(record);
+    return matched;
   }
 
   /**
@@ -176,12 +198,17 @@ export class TextIndex<T extends { id: string }> {
     return this.#built.chunks;
   }
 
-  /** Makes again the chunks holding the records `changed`, and adds the new ones in chunks at the end. */
+  /**
+   * Makes again the chunks holding the records `changed`, and adds the new ones in chunks at the
+   * end. Only the changed records' texts are read again: the others' are cut from the chunk's string
+   * (so a write costs a copy of one chunk's text, not a read of its records).
+   */
   #patch(built: { chunks: TextChunk<T>[]; chunkOf: Map<string, number> }, changed: readonly string[]): void {
     const { chunks, chunkOf } = built;
+    const ids = new Set(changed);
     const dirty = new Set<number>();
     const added: T[] = [];
-    for (const id of new Set(changed)) {
+    for (const id of ids) {
       const at = chunkOf.get(id);
       if (at !== undefined) dirty.add(at);
       else {
@@ -190,14 +217,24 @@ export class TextIndex<T extends { id: string }> {
       }
     }
     for (const at of dirty) {
+      const chunk = chunks[at] as TextChunk<T>;
       const kept: T[] = [];
-      for (const old of (chunks[at] as TextChunk<T>).records) {
+      const known: Array<string | undefined> = [];
+      chunk.records.forEach((old, i) => {
+        if (!ids.has(old.id)) {
+          // Unchanged: the same record, its haystack cut from the string.
+          kept.push(old);
+          known.push(chunk.haystack(i));
+          return;
+        }
         const now = this.#source.get(old.id);
-        if (now) kept.push(now);
-        else chunkOf.delete(old.id);
-      }
+        if (now) {
+          kept.push(now);
+          known.push(undefined);
+        } else chunkOf.delete(old.id);
+      });
       // Made again in place; should its texts have grown past a chunk, the rest goes at the end.
-      const [first, ...more] = this.#build(kept, chunkOf, at);
+      const [first, ...more] = this.#build(kept, chunkOf, at, known, at);
       chunks[at] = first as TextChunk<T>;
       for (const extra of more) {
         for (const record of extra.records) chunkOf.set(record.id, chunks.length);
@@ -208,21 +245,34 @@ export class TextIndex<T extends { id: string }> {
     // New records go to the last chunk while it has room, then to new chunks.
     const lastAt = chunks.length - 1;
     const last = chunks[lastAt];
-    const rest = last && last.records.length < this.#chunkRecords ? [...last.records, ...added] : added;
-    const from = rest === added ? chunks.length : lastAt;
-    const made = this.#build(rest, chunkOf, from);
+    const join = last !== undefined && last.records.length < this.#chunkRecords;
+    const rest = join ? [...last.records, ...added] : added;
+    const known = join
+      ? [...last.records.map((_, i) => last.haystack(i)), ...added.map(() => undefined)]
+      : [];
+    const from = join ? lastAt : chunks.length;
+    const made = this.#build(rest, chunkOf, from, known, lastAt);
     chunks.splice(from, chunks.length - from, ...made);
   }
 
-  /** Chunks of `records`, numbered from `first`; `chunkOf` told where each record is. */
-  #build(records: Iterable<T>, chunkOf: Map<string, number>, first: number): TextChunk<T>[] {
+  /**
+   * Chunks of `records`, numbered from `first`; `chunkOf` told where each record is. `known[i]`,
+   * when given, is the haystack of `records[i]` already made (it is not read again), from the chunk
+   * numbered `home` (`chunkOf` already says so, unless the record lands in another chunk).
+   */
+  #build(
+    records: Iterable<T>,
+    chunkOf: Map<string, number>,
+    first: number,
+    known: ReadonlyArray<string | undefined> = [],
+    home = -1,
+  ): TextChunk<T>[] {
     const chunks: TextChunk<T>[] = [];
     let chunk = new ChunkBuilder<T>();
+    let i = 0;
     for (const record of records) {
-      const haystack = this.#fields(record)
-        .filter((text) => typeof text === 'string')
-        .map((text) => text.toLowerCase())
-        .join(SEPARATOR);
+      const cut = known[i++];
+      const haystack = cut ?? this.#haystack(record);
       const full =
         chunk.records >= this.#chunkRecords || chunk.length + haystack.length + 1 > this.#chunkChars;
       if (chunk.length > 0 && full) {
@@ -230,10 +280,20 @@ export class TextIndex<T extends { id: string }> {
         chunk = new ChunkBuilder<T>();
       }
       chunk.add(record, haystack);
-      chunkOf.set(record.id, first + chunks.length);
+      if (cut === undefined || first + chunks.length !== home) chunkOf.set(record.id, first + chunks.length);
     }
     chunks.push(chunk.seal());
     return chunks;
+  }
+
+  /** A record's texts, lower-cased, joined by U+0000. */
+  #haystack(record: T): string {
+    let haystack: string | undefined;
+    for (const text of this.#fields(record)) {
+      if (typeof text !== 'string') continue;
+      haystack = haystack === undefined ? text.toLowerCase() : haystack + SEPARATOR + text.toLowerCase();
+    }
+    return haystack ?? '';
   }
 }
 
@@ -245,9 +305,9 @@ export const TEXT_CHUNK_RECORDS = 1024;
 
 /**
  * How many records {@link TextIndex.prepare} reads between two turns of the event loop when it makes
- * the index whole: 8,192 (8 strings of {@link TEXT_CHUNK_RECORDS}).
+ * the index whole: 2,048 (2 strings of {@link TEXT_CHUNK_RECORDS}, a few milliseconds).
  */
-export const PREPARE_RECORDS = 8 * TEXT_CHUNK_RECORDS;
+export const PREPARE_RECORDS = 2 * TEXT_CHUNK_RECORDS;
 
 /**
  * The most characters one string of a {@link TextIndex} holds, separators included (a record longer
@@ -294,6 +354,11 @@ class TextChunk<T> {
     readonly starts: Int32Array,
     readonly records: readonly T[],
   ) {}
+
+  /** The haystack of the `i`-th record (its texts, lower-cased, joined by U+0000). */
+  haystack(i: number): string {
+    return this.text.slice(this.starts[i] as number, (this.starts[i + 1] as number) - 1);
+  }
 
   /** Adds the records whose haystack contains `needle` (which holds no U+0000) to `matched`. */
   collect(needle: string, matched: Set<T>): void {
