@@ -67,7 +67,10 @@ const schemas = {
 };
 type Schemas = typeof schemas;
 
-/** An entry of the table: its route's fields (but `group` and `hasBody`) and its schemas. */
+/**
+ * An entry of the table: its route's fields (but `group` and `hasBody`) and its schemas.
+ * @inline
+ */
 type Entry<N extends RouteName> = {
   readonly [K in Exclude<keyof Routes[N], 'group' | 'hasBody'> | keyof Schemas[N]]: K extends keyof Schemas[N]
     ? Schemas[N][K]

@@ -1,14 +1,14 @@
-import {
-  type GuardrailCreateBody,
-  type GuardrailCreated,
-  type GuardrailCreateResponse,
-  type GuardrailDeleteResponse,
-  type GuardrailField,
-  type GuardrailRule,
-  type GuardrailUpdateBody,
-  type GuardrailUpdateResponse,
-  normalizeGuardrailCreateResponse,
+import type {
+  GuardrailCreateBody,
+  GuardrailCreated,
+  GuardrailCreateResponse,
+  GuardrailDeleteResponse,
+  GuardrailField,
+  GuardrailRule,
+  GuardrailUpdateBody,
+  GuardrailUpdateResponse,
 } from '../contract/guardrails.js';
+import { normalizeGuardrailCreateResponse } from '../contract/readers.js';
 import type { RequestOptions } from '../core/options.js';
 import { APIPromise, type PagePromise } from '../core/pagination.js';
 import { requireString, type WithResponse } from '../core/transport.js';

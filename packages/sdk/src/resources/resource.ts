@@ -1,4 +1,5 @@
-import { type EndpointName, endpoints } from '../contract/endpoints.js';
+import type { EndpointName } from '../contract/endpoints.js';
+import { routes } from '../contract/routes.js';
 import type { RequestOptions } from '../core/options.js';
 import { APIPromise, PAGINATORS, type PagedEndpointName, type PagePromise } from '../core/pagination.js';
 import type { CallInput, Transport, WithResponse } from '../core/transport.js';
@@ -39,7 +40,7 @@ export abstract class APIResource {
     items: (page: P) => Item[],
     options: RequestOptions | undefined,
   ): PagePromise<P, Item> {
-    const paginate = PAGINATORS[endpoints[name].pagination];
+    const paginate = PAGINATORS[routes[name].pagination];
     return paginate((input) => this.transport.call(name, input, options), params, path, items);
   }
 }
