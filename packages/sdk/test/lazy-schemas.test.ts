@@ -18,6 +18,8 @@ const GROUP_MODULES = {
   guardrails: '../src/contract/endpoint-schemas/guardrails.js',
   iacExplorer: '../src/contract/endpoint-schemas/iac-explorer.js',
   eventCenter: '../src/contract/endpoint-schemas/event-center.js',
+  // Not a group: the wording of validation issues, loaded on the first failed validation only.
+  issueWording: '../src/contract/issue-wording.js',
 };
 
 /** A fresh copy of the SDK (nothing loaded yet) with a client whose fetch answers `body`. */
@@ -68,6 +70,21 @@ describe('schemas load one group at a time', () => {
     expect(state.imported).toEqual(['guardrails']);
     const broken = await freshClient([{ ...guardrailRule, id: 42 }]);
     await expect(broken.client.guardrails.search()).rejects.toThrow(/does not match|id/);
+  });
+
+  it('the issue wording loads only when a validation fails, and then words the issues', async () => {
+    const { client } = await freshClient([workspaceSummary]);
+    await client.workspaces.search();
+    expect(state.imported).not.toContain('issueWording');
+    const broken = await freshClient([{ ...workspaceSummary, workspaceName: 42 }]);
+    await expect(broken.client.workspaces.search()).rejects.toThrow(/workspaceName/);
+    expect(state.imported).toContain('issueWording');
+    state.imported.length = 0;
+    const bad = await freshClient([workspaceSummary]);
+    await expect(
+      bad.client.workspaces.search({ filters: { status: 'done' } } as never),
+    ).rejects.toThrow(/filters\.status/);
+    expect(state.imported).toEqual(['workspaces', 'issueWording']);
   });
 
   it('with validation off, a call loads no schemas', async () => {

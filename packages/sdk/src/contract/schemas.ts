@@ -15,6 +15,7 @@ export * from './event-center.js';
 export * from './guardrails.js';
 export * from './http.js';
 export * from './iac-explorer.js';
+export * from './issue-wording.js';
 export * from './json-bounds.js';
 export * from './limits.js';
 export * from './primitives.js';

@@ -8,14 +8,7 @@ import {
   loadGroupSchemas,
 } from '../contract/endpoint-schemas/load.js';
 import type { EndpointName } from '../contract/endpoints.js';
-import {
-  type FieldIssue,
-  fieldIssuesFromZod,
-  formatIssuePath,
-  type IssueLocation,
-  limitIssues,
-  summariseIssues,
-} from '../contract/errors.js';
+import type { FieldIssue, IssueLocation } from '../contract/errors.js';
 import { responseSchemaFor } from '../contract/projection.js';
 import { redactHeaders } from '../contract/redaction.js';
 import { parseRetryAfter } from '../contract/retry-after.js';
@@ -194,16 +187,20 @@ export class Transport {
     if (mode !== 'off') {
       const group = groupSchemas(endpoint.group) ?? (await this.#loadSchemas(name, endpoint.group, signal));
       schemas = group[name] as EndpointSchemas;
-      const issues: FieldIssue[] = [];
+      const failures: Array<{ error: z.core.$ZodError; location: IssueLocation; value: unknown }> = [];
       const check = (schema: z.ZodMiniType | undefined, value: unknown, location: IssueLocation) => {
         if (!schema) return;
         const result = schema.safeParse(value);
-        if (!result.success) issues.push(...fieldIssuesFromZod(result.error, location, value));
+        if (!result.success) failures.push({ error: result.error, location, value });
       };
       check(schemas.params, input.params ?? {}, 'path');
       check(schemas.query, stripUndefined(input.query ?? {}), 'query');
       if (schemas.body) check(schemas.body, input.body ?? (endpoint.bodyRequired ? undefined : {}), 'body');
-      if (issues.length > 0) {
+      if (failures.length > 0) {
+        const { fieldIssuesFromZod, limitIssues, summariseIssues } = await issueWording(name);
+        const issues: FieldIssue[] = failures.flatMap((f) =>
+          fieldIssuesFromZod(f.error, f.location, f.value),
+        );
         const listed = limitIssues(issues);
         if (mode === 'strict') throw new RequestValidationError(name, listed, summariseIssues(listed));
         this.log.warn(`${name}: sending a request that does not match the contract`, { issues: listed });
@@ -411,6 +408,7 @@ export class Transport {
       requestBody,
     ).safeParse(data);
     if (result.success) return result.data;
+    const { formatIssuePath } = await issueWording(name);
     const issues = result.error.issues.map((issue) => ({
       path: formatIssuePath(issue.path),
       message: issue.message,
@@ -418,6 +416,22 @@ export class Transport {
     if (mode === 'strict') throw new ResponseValidationError(name, issues, requestId);
     this.log.warn(`${name}: the answer does not match the contract`, { requestId, issues });
     return data;
+  }
+}
+
+/**
+ * The wording of validation issues (`contract/issue-wording.ts`), imported on the first failed
+ * validation only: a call that validates cleanly never loads it (P6, the first call's bundle).
+ */
+async function issueWording(name: string): Promise<typeof import('../contract/issue-wording.js')> {
+  try {
+    return await import('../contract/issue-wording.js');
+  } catch (error) {
+    throw new IacmError(
+      `${name}: the call did not match the contract, and the SDK could not load its issue wording to ` +
+        `say how (${reasonOf(error)}); deploy every chunk of the SDK's build`,
+      { cause: error },
+    );
   }
 }
 
