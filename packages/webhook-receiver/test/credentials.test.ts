@@ -248,3 +248,53 @@ describe('credentials never appear in errors, answers or logs', () => {
     }
   });
 });
+
+describe('the check of each kind of credential', () => {
+  it('gives the same verdict whichever kinds are configured (Basic, header, or both)', async () => {
+    const { checkAuthorization, digestCredentials } = await import('../src/credentials.js');
+    const other: WebhookCredentials = { type: 'basic', username: 'someone', password: 'else' };
+    const sent = {
+      basic: encodeAuthorization(basic),
+      header: encodeAuthorization(header),
+      otherBasic: encodeAuthorization(other),
+      malformed: 'Basic !!!',
+      noColon: `Basic ${btoa('nocolon')}`,
+      bearer: 'Bearer nope',
+      empty: 'Basic',
+    };
+    const verdicts = (list: WebhookCredentials[]) =>
+      Object.fromEntries(
+        Object.entries(sent).map(([name, value]) => [
+          name,
+          checkAuthorization(value, digestCredentials(list)),
+        ]),
+      );
+    expect(verdicts([basic])).toEqual({
+      basic: 'ok',
+      header: 'invalid',
+      otherBasic: 'invalid',
+      malformed: 'malformed',
+      noColon: 'malformed',
+      bearer: 'invalid',
+      empty: 'malformed',
+    });
+    expect(verdicts([header])).toEqual({
+      basic: 'invalid',
+      header: 'ok',
+      otherBasic: 'invalid',
+      malformed: 'invalid',
+      noColon: 'invalid',
+      bearer: 'invalid',
+      empty: 'invalid',
+    });
+    expect(verdicts([header, basic])).toEqual({
+      basic: 'ok',
+      header: 'ok',
+      otherBasic: 'invalid',
+      malformed: 'malformed',
+      noColon: 'malformed',
+      bearer: 'invalid',
+      empty: 'malformed',
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isInstant, isObjectId, isRealInstant, SLOW, withFastPath } from './formats.js';
 import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES, MAX_RULE_VALUE_LENGTH } from './limits.js';
 import { looseObject, strictObject, withMeta } from './zod.js';
 
@@ -22,44 +23,16 @@ export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
  */
 export const NANO_TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/;
 
-/** The decimal number of `value[from, to)` (digits only: the timestamp patterns checked them). */
-function digitsAt(value: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const d = value.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return Number.NaN;
-    n = n * 10 + d;
-  }
-  return n;
-}
-
-/**
- * Whether the calendar part of an ISO timestamp names a real instant (rejects `2024-02-30`, hour
- * 25, second 60...): arithmetic on the digits, no `Date` per value (it is on every timestamp of
- * every answer the SDK validates). The same verdict as `new Date(x).toISOString() === x`, which a
- * property test checks.
- */
-function isRealInstant(value: string): boolean {
-  const year = digitsAt(value, 0, 4);
-  const month = digitsAt(value, 5, 7);
-  const day = digitsAt(value, 8, 10);
-  const hour = digitsAt(value, 11, 13);
-  const minute = digitsAt(value, 14, 16);
-  const second = digitsAt(value, 17, 19);
-  if (!(month >= 1 && month <= 12 && day >= 1 && hour <= 23 && minute <= 59 && second <= 59)) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days =
-    month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-  return day <= days;
-}
-
 /**
  * A record identifier: 24 hexadecimal characters (`<object_id>` in the spec).
  * @example "65a1f0c2e4b0a1b2c3d4e5f6"
  */
-export const ObjectId = withMeta(
-  z.string().check(z.regex(OBJECT_ID_PATTERN, { error: 'expected a 24-character hexadecimal record id' })),
-  { description: 'Record id: 24 hexadecimal characters.', examples: ['65a1f0c2e4b0a1b2c3d4e5f6'] },
+export const ObjectId = withFastPath(
+  withMeta(
+    z.string().check(z.regex(OBJECT_ID_PATTERN, { error: 'expected a 24-character hexadecimal record id' })),
+    { description: 'Record id: 24 hexadecimal characters.', examples: ['65a1f0c2e4b0a1b2c3d4e5f6'] },
+  ),
+  (value) => (isObjectId(value) ? value : SLOW),
 );
 /** A record identifier: 24 hexadecimal characters. */
 export type ObjectId = z.infer<typeof ObjectId>;
@@ -128,19 +101,23 @@ export function pathIdToObjectId(id: string): string | undefined {
  * An ISO 8601 UTC timestamp with millisecond precision (`<timestamp>` in the spec).
  * @example "2024-05-01T12:30:00.000Z"
  */
-export const Timestamp = withMeta(
-  z
-    .string()
-    .check(
-      z.regex(TIMESTAMP_PATTERN, {
-        error: 'expected an ISO 8601 UTC timestamp with millisecond precision, like 2024-05-01T12:30:00.000Z',
-      }),
-    )
-    .check(z.refine(isRealInstant, { error: 'expected a real calendar date and time' })),
-  {
-    description: 'ISO 8601 UTC timestamp with millisecond precision.',
-    examples: ['2024-05-01T12:30:00.000Z'],
-  },
+export const Timestamp = withFastPath(
+  withMeta(
+    z
+      .string()
+      .check(
+        z.regex(TIMESTAMP_PATTERN, {
+          error:
+            'expected an ISO 8601 UTC timestamp with millisecond precision, like 2024-05-01T12:30:00.000Z',
+        }),
+      )
+      .check(z.refine(isRealInstant, { error: 'expected a real calendar date and time' })),
+    {
+      description: 'ISO 8601 UTC timestamp with millisecond precision.',
+      examples: ['2024-05-01T12:30:00.000Z'],
+    },
+  ),
+  (value) => (isInstant(value, 3) ? value : SLOW),
 );
 /** An ISO 8601 UTC timestamp with millisecond precision. */
 export type Timestamp = z.infer<typeof Timestamp>;
@@ -149,20 +126,23 @@ export type Timestamp = z.infer<typeof Timestamp>;
  * An ISO 8601 UTC timestamp with nanosecond precision, as in webhook samples (spec §2.11).
  * @example "2024-05-01T12:30:00.123456789Z"
  */
-export const NanoTimestamp = withMeta(
-  z
-    .string()
-    .check(
-      z.regex(NANO_TIMESTAMP_PATTERN, {
-        error:
-          'expected an ISO 8601 UTC timestamp with nanosecond precision, like 2024-05-01T12:30:00.123456789Z',
-      }),
-    )
-    .check(z.refine(isRealInstant, { error: 'expected a real calendar date and time' })),
-  {
-    description: 'ISO 8601 UTC timestamp with nanosecond precision.',
-    examples: ['2024-05-01T12:30:00.123456789Z'],
-  },
+export const NanoTimestamp = withFastPath(
+  withMeta(
+    z
+      .string()
+      .check(
+        z.regex(NANO_TIMESTAMP_PATTERN, {
+          error:
+            'expected an ISO 8601 UTC timestamp with nanosecond precision, like 2024-05-01T12:30:00.123456789Z',
+        }),
+      )
+      .check(z.refine(isRealInstant, { error: 'expected a real calendar date and time' })),
+    {
+      description: 'ISO 8601 UTC timestamp with nanosecond precision.',
+      examples: ['2024-05-01T12:30:00.123456789Z'],
+    },
+  ),
+  (value) => (isInstant(value, 9) ? value : SLOW),
 );
 /** An ISO 8601 UTC timestamp with nanosecond precision. */
 export type NanoTimestamp = z.infer<typeof NanoTimestamp>;
@@ -187,7 +167,10 @@ export type OpenEnum<T extends string> = T | (string & {});
 export function openEnum<const T extends readonly [string, ...string[]]>(
   values: T,
 ): z.ZodMiniType<OpenEnum<T[number]>, string> {
-  return z.union([z.enum(values), z.string()]) as unknown as z.ZodMiniType<OpenEnum<T[number]>, string>;
+  // Any string passes (the union's second option), unchanged: the fast path answers for every string.
+  return withFastPath(z.union([z.enum(values), z.string()]), (value) =>
+    typeof value === 'string' ? value : SLOW,
+  ) as unknown as z.ZodMiniType<OpenEnum<T[number]>, string>;
 }
 
 /** Describes a value for an error message without echoing long or sensitive content. */

@@ -17,6 +17,7 @@ import {
   VCS_TYPES,
   type VcsType,
 } from './enums.js';
+import { unknownRecord, webUrl } from './formats.js';
 import { MAX_LABEL_LENGTH, MAX_REQUEST_LIST_ITEMS, MAX_WORKSPACE_LABELS } from './limits.js';
 import {
   type Described,
@@ -41,7 +42,7 @@ function described<T extends z.ZodMiniType<string, string>>(value: T) {
 /** A workspace's backend summary (spec §2.1). */
 export const WorkspaceBackendSummary = looseObject({
   backendType: z.string(),
-  backendConfig: z.record(z.string(), z.unknown()),
+  backendConfig: unknownRecord(),
   iacStackId: z.string(),
   managedResourceCount: z.number().check(z.int()).check(z.gte(0)),
 });
@@ -70,7 +71,7 @@ export const WorkspaceSummary = looseObject({
   workspaceId: ObjectId,
   workspaceName: z.string(),
   repo: z.string(),
-  repoUrl: z.url(),
+  repoUrl: webUrl(),
   vcsType: openEnum(VCS_TYPES),
   runnerType: openEnum(CI_TOOLS),
   lastRunStatus: z.nullish(described(openEnum(RUN_STATUSES))),
@@ -183,7 +184,7 @@ export interface GuardrailsSummary {
 /** A run task's backend summary (spec §2.3). */
 export const TaskBackendSummary = looseObject({
   type: z.string(),
-  config: z.record(z.string(), z.unknown()),
+  config: unknownRecord(),
   resources: z.number().check(z.int()).check(z.gte(0)),
   description: z.string(),
 });
@@ -314,17 +315,17 @@ export const WorkspaceRun = looseObject({
   runName: z.string(),
   status: openEnum(RUN_STATUSES),
   pullRequestId: z.nullish(z.string()),
-  pullRequestUrl: z.nullish(z.url()),
+  pullRequestUrl: z.nullish(webUrl()),
   branch: z.string(),
   commitId: z.string(),
-  commitUrl: z.url(),
+  commitUrl: webUrl(),
   runnerType: openEnum(CI_TOOLS),
   buildId: z.string(),
   buildName: z.string(),
-  buildUrl: z.url(),
+  buildUrl: webUrl(),
   vcsType: openEnum(VCS_TYPES),
   repo: z.string(),
-  repoUrl: z.url(),
+  repoUrl: webUrl(),
   ownerSummary: OwnerSummary,
   title: z.string(),
   terraformVersion: z.string(),
