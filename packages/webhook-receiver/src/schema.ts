@@ -23,7 +23,6 @@ import {
   zodIssues,
 } from '@iacm/sdk/contract';
 import type * as z from 'zod/mini';
-import { compile } from 'zod/mini';
 import type { WebhookIssue } from './errors.js';
 
 export {
@@ -97,24 +96,6 @@ const SCHEMA_BY_TYPE: ReadonlyMap<string, z.ZodMiniType> = new Map<NotificationT
   ['InsightDetected', InsightDetectedNotification],
 ]);
 
-/** The compiled form of each schema this module checks with, made on its first use (at most ten). */
-const COMPILED = new Map<z.ZodMiniType, z.ZodMiniType>();
-
-/**
- * `schema` compiled by zod (`z.compile`): a parser generated for the schema, which checks a valid
- * delivery in about half the time of zod's interpreted parse. A compiled schema hands a value it
- * refuses to zod's own parser, so the issues, and every message, are the plain schema's; where the
- * runtime does not allow generating code (no `eval`), `compile` returns the schema as it is.
- */
-function compiled<T extends z.ZodMiniType>(schema: T): T {
-  let fast = COMPILED.get(schema);
-  if (fast === undefined) {
-    fast = compile(schema);
-    COMPILED.set(schema, fast);
-  }
-  return fast as T;
-}
-
 /** `samples[3]` + `firstSeen` -> `samples[3].firstSeen`; `samples` + `[3]` -> `samples[3]`. */
 function joinPath(prefix: string, where: string): string {
   if (prefix === '') return where;
@@ -172,7 +153,7 @@ class Issues {
  * @returns the parsed value, or undefined when it breaks the schema.
  */
 function check(schema: z.ZodMiniType, value: unknown, prefix: string, issues: Issues): unknown {
-  const parsed = compiled(schema).safeParse(value);
+  const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   issues.add(parsed.error, value, prefix);
   return undefined;
@@ -275,7 +256,7 @@ export function parseDelivery(value: unknown, maxIssues: number = MAX_LISTED_ISS
     return { ok: false, issues: issues.list, stopped: issues.stopped };
   }
   if (Object.hasOwn(value, 'text')) {
-    const parsed = compiled(WebhookTestDelivery).safeParse(value);
+    const parsed = WebhookTestDelivery.safeParse(value);
     if (parsed.success) return { ok: true, notification: { kind: 'test', payload: parsed.data } };
     issues.add(parsed.error, value, '');
     return { ok: false, issues: issues.list, stopped: issues.stopped };
