@@ -81,9 +81,9 @@ describe('schemas load one group at a time', () => {
     expect(state.imported).toContain('issueWording');
     state.imported.length = 0;
     const bad = await freshClient([workspaceSummary]);
-    await expect(
-      bad.client.workspaces.search({ filters: { status: 'done' } } as never),
-    ).rejects.toThrow(/filters\.status/);
+    await expect(bad.client.workspaces.search({ filters: { status: 'done' } } as never)).rejects.toThrow(
+      /filters\.status/,
+    );
     expect(state.imported).toEqual(['workspaces', 'issueWording']);
   });
 
