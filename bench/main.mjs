@@ -36,7 +36,9 @@ const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
 
   --only <ids>          run only these, comma-separated: ${Object.keys(BENCHMARKS).join(', ')} (FA: createMockServer() time to first answer; SE: a session's memory and creation time)
   --smoke               reduced sizes and 50 requests per row; checks that every row produces a figure
-  --requests <n>        measured requests per row (default 500; smoke 50)
+  --requests <n>        measured requests per row and round (default 500; smoke 50); P1 and P5 send
+                        4 times as many: a raw server answers 500 in about 20 ms, too short a span
+                        to read its CPU time steadily
   --warmup <n>          warm-up requests per row and round, not measured (default 200, P4 at most 20;
                         smoke 10): enough for V8 to optimise the request path before it is measured
   --concurrency <n>     requests in flight for the throughput rows, P1 and P5 (default 10)
@@ -59,6 +61,7 @@ const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
  * @typedef {object} Context
  * @property {boolean} smoke
  * @property {number} requests
+ * @property {number} serverRequests measured requests per round of the servers' rows (P1, P5): 4 x `requests`
  * @property {number} warmup
  * @property {number} concurrency
  * @property {number} rounds
@@ -275,6 +278,7 @@ async function main() {
   const ctx = {
     smoke: options.smoke,
     requests: options.requests,
+    serverRequests: options.requests * 4,
     warmup: options.warmup,
     concurrency: options.concurrency,
     rounds: options.rounds,

@@ -36,14 +36,14 @@ export async function run(ctx) {
       method: 'POST',
       headers,
       body: {},
-      requests: ctx.requests,
+      requests: ctx.serverRequests,
       warmup: ctx.warmup,
       concurrency: ctx.concurrency,
     };
     const { a, b } = await alternate(
       ctx.rounds,
-      () => loadWithServerCpu(mock, PATH, options, cpu.a),
-      () => loadWithServerCpu(raw, PATH, options, cpu.b),
+      (round) => loadWithServerCpu(mock, PATH, options, cpu.a, round),
+      (round) => loadWithServerCpu(raw, PATH, options, cpu.b, round),
     );
     const figures = cpuFigures(cpu, a, b);
     return [

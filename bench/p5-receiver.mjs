@@ -62,14 +62,14 @@ export async function run(ctx) {
         method: 'POST',
         headers,
         body,
-        requests: ctx.requests,
+        requests: ctx.serverRequests,
         warmup: ctx.warmup,
         concurrency: ctx.concurrency,
       };
       const { a, b } = await alternate(
         ctx.rounds,
-        () => loadWithServerCpu(receiver, '/webhooks', options, cpu.a),
-        () => loadWithServerCpu(raw, '/webhooks', options, cpu.b),
+        (round) => loadWithServerCpu(receiver, '/webhooks', options, cpu.a, round),
+        (round) => loadWithServerCpu(raw, '/webhooks', options, cpu.b, round),
       );
       const figures = cpuFigures(cpu, a, b);
       rows.push(

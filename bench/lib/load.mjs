@@ -226,14 +226,14 @@ export async function fetchOnce(url, init = {}) {
  * weighs on both, and pools the rounds: the median round's throughput, percentiles over every
  * latency.
  * @param {number} rounds
- * @param {() => Promise<LoadResult>} a
- * @param {() => Promise<LoadResult>} b
+ * @param {(round: number) => Promise<LoadResult>} a called with the round's index, from 0
+ * @param {(round: number) => Promise<LoadResult>} b
  */
 export async function alternate(rounds, a, b) {
   const results = { a: [], b: [] };
   for (let i = 0; i < rounds; i++) {
-    results.a.push(await a());
-    results.b.push(await b());
+    results.a.push(await a(i));
+    results.b.push(await b(i));
   }
   return { a: pool(results.a), b: pool(results.b) };
 }

@@ -5,6 +5,7 @@
  */
 import { load } from './load.mjs';
 import { duration, median, num, pairedRatio } from './stats.mjs';
+import { warmupOf } from './timing.mjs';
 
 /**
  * One round of load against `server` (`options` as `load` takes them, without `url`; `path` is the
@@ -14,11 +15,13 @@ import { duration, median, num, pairedRatio } from './stats.mjs';
  * @param {string} path
  * @param {Omit<Parameters<typeof load>[0], 'url'>} options
  * @param {number[]} cpuRounds each round's CPU per request is appended here
+ * @param {number} [round] the round's index, from 0: the first warms up ten times as long (`warmupOf`)
  */
-export async function loadWithServerCpu(server, path, options, cpuRounds) {
+export async function loadWithServerCpu(server, path, options, cpuRounds, round = 1) {
   let before = Number.NaN;
   const result = await load({
     ...options,
+    warmup: warmupOf(options.warmup ?? 20, round),
     url: `${server.url}${path}`,
     beforeMeasured: async () => {
       before = (await server.stats()).cpuMs;
