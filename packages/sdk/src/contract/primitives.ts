@@ -98,27 +98,31 @@ export function pathIdToObjectId(id: string): string | undefined {
 }
 
 /**
+ * An ISO 8601 UTC timestamp schema of `digits` fractional digits (3 or 9): its pattern, then a real
+ * calendar date and time, with the fast path of `formats.ts` for the values it surely accepts.
+ */
+function instant(pattern: RegExp, digits: 3 | 9, precision: string, example: string) {
+  return withFastPath(
+    withMeta(
+      z
+        .string()
+        .check(
+          z.regex(pattern, {
+            error: `expected an ISO 8601 UTC timestamp with ${precision} precision, like ${example}`,
+          }),
+        )
+        .check(z.refine(isRealInstant, { error: 'expected a real calendar date and time' })),
+      { description: `ISO 8601 UTC timestamp with ${precision} precision.`, examples: [example] },
+    ),
+    (value) => (isInstant(value, digits) ? value : SLOW),
+  );
+}
+
+/**
  * An ISO 8601 UTC timestamp with millisecond precision (`<timestamp>` in the spec).
  * @example "2024-05-01T12:30:00.000Z"
  */
-export const Timestamp = withFastPath(
-  withMeta(
-    z
-      .string()
-      .check(
-        z.regex(TIMESTAMP_PATTERN, {
-          error:
-            'expected an ISO 8601 UTC timestamp with millisecond precision, like 2024-05-01T12:30:00.000Z',
-        }),
-      )
-      .check(z.refine(isRealInstant, { error: 'expected a real calendar date and time' })),
-    {
-      description: 'ISO 8601 UTC timestamp with millisecond precision.',
-      examples: ['2024-05-01T12:30:00.000Z'],
-    },
-  ),
-  (value) => (isInstant(value, 3) ? value : SLOW),
-);
+export const Timestamp = instant(TIMESTAMP_PATTERN, 3, 'millisecond', '2024-05-01T12:30:00.000Z');
 /** An ISO 8601 UTC timestamp with millisecond precision. */
 export type Timestamp = z.infer<typeof Timestamp>;
 
@@ -126,23 +130,11 @@ export type Timestamp = z.infer<typeof Timestamp>;
  * An ISO 8601 UTC timestamp with nanosecond precision, as in webhook samples (spec §2.11).
  * @example "2024-05-01T12:30:00.123456789Z"
  */
-export const NanoTimestamp = withFastPath(
-  withMeta(
-    z
-      .string()
-      .check(
-        z.regex(NANO_TIMESTAMP_PATTERN, {
-          error:
-            'expected an ISO 8601 UTC timestamp with nanosecond precision, like 2024-05-01T12:30:00.123456789Z',
-        }),
-      )
-      .check(z.refine(isRealInstant, { error: 'expected a real calendar date and time' })),
-    {
-      description: 'ISO 8601 UTC timestamp with nanosecond precision.',
-      examples: ['2024-05-01T12:30:00.123456789Z'],
-    },
-  ),
-  (value) => (isInstant(value, 9) ? value : SLOW),
+export const NanoTimestamp = instant(
+  NANO_TIMESTAMP_PATTERN,
+  9,
+  'nanosecond',
+  '2024-05-01T12:30:00.123456789Z',
 );
 /** An ISO 8601 UTC timestamp with nanosecond precision. */
 export type NanoTimestamp = z.infer<typeof NanoTimestamp>;
