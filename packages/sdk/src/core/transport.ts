@@ -1,18 +1,13 @@
 import ky, { type Options as KyOptions, TimeoutError } from 'ky';
 import type * as z from 'zod/mini';
 import type { LoginResponse } from '../contract/auth.js';
-import {
-  type EndpointSchemas,
-  type GroupSchemas,
-  groupSchemas,
-  loadGroupSchemas,
-} from '../contract/endpoint-schemas/load.js';
+import { type EndpointSchemas, groupSchemas, loadGroupSchemas } from '../contract/endpoint-schemas/load.js';
 import type { EndpointName } from '../contract/endpoints.js';
 import type { FieldIssue, IssueLocation } from '../contract/errors.js';
 import { responseSchemaFor } from '../contract/projection.js';
 import { redactHeaders } from '../contract/redaction.js';
 import { parseRetryAfter } from '../contract/retry-after.js';
-import { buildPath, type EndpointGroup, routes } from '../contract/routes.js';
+import { buildPath, routes } from '../contract/routes.js';
 import { TokenManager } from './auth.js';
 import {
   APIConnectionError,
@@ -185,7 +180,15 @@ export class Transport {
     // The endpoint's schemas: its group's module, imported on the group's first call that validates.
     let schemas: EndpointSchemas | undefined;
     if (mode !== 'off') {
-      const group = groupSchemas(endpoint.group) ?? (await this.#loadSchemas(name, endpoint.group, signal));
+      const group =
+        groupSchemas(endpoint.group) ??
+        (await loadPart(
+          name,
+          () => loadGroupSchemas(endpoint.group),
+          signal,
+          `could not load the schemas of the ${endpoint.group} endpoints to validate the call`,
+          ", or set validation: 'off'",
+        ));
       schemas = group[name] as EndpointSchemas;
       const failures: Array<{ error: z.core.$ZodError; location: IssueLocation; value: unknown }> = [];
       const check = (schema: z.ZodMiniType | undefined, value: unknown, location: IssueLocation) => {
@@ -197,7 +200,7 @@ export class Transport {
       check(schemas.query, stripUndefined(input.query ?? {}), 'query');
       if (schemas.body) check(schemas.body, input.body ?? (endpoint.bodyRequired ? undefined : {}), 'body');
       if (failures.length > 0) {
-        const { fieldIssuesFromZod, limitIssues, summariseIssues } = await issueWording(name);
+        const { fieldIssuesFromZod, limitIssues, summariseIssues } = await issueWording(name, signal);
         const issues: FieldIssue[] = failures.flatMap((f) =>
           fieldIssuesFromZod(f.error, f.location, f.value),
         );
@@ -323,28 +326,6 @@ export class Transport {
     }
   }
 
-  /**
-   * Loads a group's schemas (its module's first import) for a call that validates. A module that
-   * cannot be loaded (a chunk missing from a deployment, a network failure) fails the call with an
-   * {@link IacmError} that says so, its cause attached; nothing is kept, so the next call tries again.
-   */
-  async #loadSchemas(
-    name: EndpointName,
-    group: EndpointGroup,
-    signal: AbortSignal | undefined,
-  ): Promise<GroupSchemas> {
-    try {
-      return await abortable(loadGroupSchemas(group), signal);
-    } catch (error) {
-      if (signal?.aborted) throw new APIUserAbortError(name, error);
-      throw new IacmError(
-        `${name}: could not load the schemas of the ${group} endpoints to validate the call ` +
-          `(${reasonOf(error)}); deploy every chunk of the SDK's build, or set validation: 'off'`,
-        { cause: error },
-      );
-    }
-  }
-
   async #token(name: string, signal: AbortSignal | undefined): Promise<string> {
     try {
       return await abortable(this.tokens.token(), signal);
@@ -408,7 +389,7 @@ export class Transport {
       requestBody,
     ).safeParse(data);
     if (result.success) return result.data;
-    const { formatIssuePath } = await issueWording(name);
+    const { formatIssuePath } = await issueWording(name, undefined);
     const issues = result.error.issues.map((issue) => ({
       path: formatIssuePath(issue.path),
       message: issue.message,
@@ -420,19 +401,44 @@ export class Transport {
 }
 
 /**
- * The wording of validation issues (`contract/issue-wording.ts`), imported on the first failed
- * validation only: a call that validates cleanly never loads it (P6, the first call's bundle).
+ * Imports a part of the SDK's build that a call needs only in some cases, on first use: a group's
+ * schemas (`endpoint-schemas/load.ts`), the issue wording. A part that cannot be loaded (a chunk
+ * missing from a deployment, a network failure) fails the call with an {@link IacmError} that says
+ * `what` failed and why, its cause attached; nothing is kept, so the next call tries again. The
+ * call's signal stops the wait.
  */
-async function issueWording(name: string): Promise<typeof import('../contract/issue-wording.js')> {
+async function loadPart<T>(
+  name: EndpointName,
+  load: () => Promise<T>,
+  signal: AbortSignal | undefined,
+  what: string,
+  advice = '',
+): Promise<T> {
   try {
-    return await import('../contract/issue-wording.js');
+    return await abortable(load(), signal);
   } catch (error) {
+    if (signal?.aborted) throw new APIUserAbortError(name, error);
     throw new IacmError(
-      `${name}: the call did not match the contract, and the SDK could not load its issue wording to ` +
-        `say how (${reasonOf(error)}); deploy every chunk of the SDK's build`,
+      `${name}: ${what} (${reasonOf(error)}); deploy every chunk of the SDK's build${advice}`,
       { cause: error },
     );
   }
+}
+
+/**
+ * The wording of validation issues (`contract/issue-wording.ts`), imported on the first failed
+ * validation only: a call that validates cleanly never loads it (P6, the first call's bundle).
+ */
+function issueWording(
+  name: EndpointName,
+  signal: AbortSignal | undefined,
+): Promise<typeof import('../contract/issue-wording.js')> {
+  return loadPart(
+    name,
+    () => import('../contract/issue-wording.js'),
+    signal,
+    'the call did not match the contract, and the SDK could not load its issue wording to say how',
+  );
 }
 
 /**
