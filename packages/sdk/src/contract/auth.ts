@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { count } from './formats.js';
 import { looseObject, strictObject, withMeta } from './zod.js';
 
 /** The body of `POST /v2/login`: an access key and its secret key. */
@@ -25,7 +26,7 @@ export interface LoginBody {
  */
 export const LoginResponse = looseObject({
   accessToken: z.string().check(z.minLength(1)),
-  expiresAt: withMeta(z.number().check(z.int()).check(z.gte(0)), { description: 'Unix epoch seconds.' }),
+  expiresAt: withMeta(count(), { description: 'Unix epoch seconds.' }),
   tokenType: z.string(),
 });
 /** The answer of the login endpoint: a bearer token and when it expires. */

@@ -7,6 +7,7 @@ import {
   MUTATION_TYPES,
   type MutationType,
 } from './enums.js';
+import { count } from './formats.js';
 import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES } from './limits.js';
 import { openEnum, Timestamp, Uuid } from './primitives.js';
 import { looseObject, strictObject } from './zod.js';
@@ -179,8 +180,8 @@ export interface Event {
 /** A facet result: `size` is the number of distinct values; `values` the top ones by count. */
 export const FacetResult = looseObject({
   field: z.string(),
-  size: z.number().check(z.int()).check(z.gte(0)),
-  values: z.array(looseObject({ value: z.string(), count: z.number().check(z.int()).check(z.gte(0)) })),
+  size: count(),
+  values: z.array(looseObject({ value: z.string(), count: count() })),
 });
 /** A value of a facet and how many events hold it. */
 export interface FacetValue {

@@ -139,3 +139,8 @@ export function isObjectId(value: unknown): value is string {
   }
   return true;
 }
+
+/** A whole number of at least 0 (a count, a size): the schema of the contract's counting members. */
+export function count(): z.ZodMiniNumber<number> {
+  return z.number().check(z.int()).check(z.gte(0));
+}

@@ -9,12 +9,13 @@ import {
   VCS_TYPES,
   type VcsType,
 } from './enums.js';
+import { count } from './formats.js';
 import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES } from './limits.js';
 import { AggregationBucket, MAX_PAGE_SIZE, openEnum, Timestamp } from './primitives.js';
 import { looseObject, withMeta } from './zod.js';
 
 /** A non-negative integer paging member of an IaC explorer body. */
-const pageNumber = z.number().check(z.int()).check(z.gte(0));
+const pageNumber = count();
 /** A page size member of an IaC explorer body: 1 to {@link MAX_PAGE_SIZE}. */
 const pageSize = z.number().check(z.int()).check(z.gte(1)).check(z.lte(MAX_PAGE_SIZE));
 /** A list of strings of a request's `screenFilters`. */
@@ -191,10 +192,10 @@ export interface StackProvider {
  * `docs/mock-server.md`, "Findings on IaC stacks"), and answers it with the stack from then on.
  */
 export const StackFindings = looseObject({
-  drifts: z.number().check(z.int()).check(z.gte(0)),
-  ghosts: z.number().check(z.int()).check(z.gte(0)),
-  unmanaged: z.number().check(z.int()).check(z.gte(0)),
-  insights: z.number().check(z.int()).check(z.gte(0)),
+  drifts: count(),
+  ghosts: count(),
+  unmanaged: count(),
+  insights: count(),
 });
 /**
  * Counts of findings on an IaC stack: an addition of the mock, not in the spec (see
@@ -220,7 +221,7 @@ export const IacStack = looseObject({
   version: z.string(),
   backend: z.string(),
   lastApplied: z.nullish(Timestamp),
-  assetCount: z.number().check(z.int()).check(z.gte(0)),
+  assetCount: count(),
   stackProviders: z.array(StackProvider),
   metadata: looseObject({ vcsRepo: z.string(), vcsPath: z.string(), branch: z.string() }),
   findings: withMeta(z.optional(StackFindings), {
@@ -274,7 +275,7 @@ export interface IacStack {
 /** The answer of the stack query: the page's hits and the number of matching stacks. */
 export const StackQueryResponse = looseObject({
   hits: z.array(IacStack),
-  total: z.number().check(z.int()).check(z.gte(0)),
+  total: count(),
 });
 /** The answer of the stack query: the page's hits and the number of matching stacks. */
 export interface StackQueryResponse {
@@ -331,7 +332,7 @@ export interface Backend {
 export const BackendQueryResponse = looseObject({
   hits: z.array(Backend),
   aggs: z.array(AggregationBucket),
-  total: z.number().check(z.int()).check(z.gte(0)),
+  total: count(),
 });
 /** The answer of the backend query: hits, buckets by backend type over all matches, and `total`. */
 export interface BackendQueryResponse {
@@ -365,8 +366,8 @@ export const Repository = looseObject({
   topHit: looseObject({
     vcsId: z.string(),
     vcsType: openEnum(VCS_TYPES),
-    modulesCount: z.number().check(z.int()).check(z.gte(0)),
-    resourcesCount: z.number().check(z.int()).check(z.gte(0)),
+    modulesCount: count(),
+    resourcesCount: count(),
   }),
 });
 /** What a repository holds, in a repository query's answer. */
@@ -527,7 +528,7 @@ export const Module = looseObject({
   updateAt: Timestamp,
   lastContributor: z.string(),
   firstContributor: z.string(),
-  usageCount: z.number().check(z.int()).check(z.gte(0)),
+  usageCount: count(),
   version: z.string(),
   moduleOrigin: z.string(),
   moduleOriginType: z.string(),
@@ -563,7 +564,7 @@ export interface Module {
 /** The answer of the module query. */
 export const ModuleQueryResponse = looseObject({
   modules: z.array(Module),
-  total: z.number().check(z.int()).check(z.gte(0)),
+  total: count(),
 });
 /** The answer of the module query: the page's modules and how many match. */
 export interface ModuleQueryResponse {
@@ -587,7 +588,7 @@ export interface ProviderQueryBody {
 
 /** A leaf of the provider aggregation: how many stacks, and whether the provider is integrated. */
 export const ProviderCount = looseObject({
-  count: z.number().check(z.int()).check(z.gte(0)),
+  count: count(),
   isIntegrated: z.boolean(),
 });
 /** A leaf of the provider aggregation: how many stacks, and whether the provider is integrated. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { isInstant, isObjectId, isRealInstant, SLOW, withFastPath } from './formats.js';
+import { count, isInstant, isObjectId, isRealInstant, SLOW, withFastPath } from './formats.js';
 import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES, MAX_RULE_VALUE_LENGTH } from './limits.js';
 import { looseObject, strictObject, withMeta } from './zod.js';
 
@@ -408,7 +408,7 @@ export interface IncludeExclude {
 /** An aggregation bucket (spec §2.6): `{ key, doc_count }`. */
 export const AggregationBucket = looseObject({
   key: z.string(),
-  doc_count: z.number().check(z.int()).check(z.gte(0)),
+  doc_count: count(),
 });
 /** An aggregation bucket: a value and how many records hold it. */
 export interface AggregationBucket {

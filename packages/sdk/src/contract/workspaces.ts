@@ -17,7 +17,7 @@ import {
   VCS_TYPES,
   type VcsType,
 } from './enums.js';
-import { unknownRecord, webUrl } from './formats.js';
+import { count, unknownRecord, webUrl } from './formats.js';
 import { MAX_LABEL_LENGTH, MAX_REQUEST_LIST_ITEMS, MAX_WORKSPACE_LABELS } from './limits.js';
 import {
   type Described,
@@ -44,7 +44,7 @@ export const WorkspaceBackendSummary = looseObject({
   backendType: z.string(),
   backendConfig: unknownRecord(),
   iacStackId: z.string(),
-  managedResourceCount: z.number().check(z.int()).check(z.gte(0)),
+  managedResourceCount: count(),
 });
 /** A workspace's backend summary: where its state lives and how many resources it manages. */
 export interface WorkspaceBackendSummary {
@@ -82,7 +82,7 @@ export const WorkspaceSummary = looseObject({
   iacTypeVersion: z.nullish(z.string()),
   backendSummary: z.nullish(WorkspaceBackendSummary),
   labels: z.array(z.string()),
-  runsCount: z.number().check(z.int()).check(z.gte(0)),
+  runsCount: count(),
   isWorkflowManaged: z.boolean(),
   guardrails: z.array(z.string()),
 });
@@ -161,9 +161,9 @@ export interface GuardrailViolation {
 
 /** A run task's guardrails summary (spec §2.3). */
 export const GuardrailsSummary = looseObject({
-  total: z.number().check(z.int()).check(z.gte(0)),
-  passed: z.number().check(z.int()).check(z.gte(0)),
-  failed: z.number().check(z.int()).check(z.gte(0)),
+  total: count(),
+  passed: count(),
+  failed: count(),
   violations: z.array(GuardrailViolation),
   description: z.string(),
 });
@@ -185,7 +185,7 @@ export interface GuardrailsSummary {
 export const TaskBackendSummary = looseObject({
   type: z.string(),
   config: unknownRecord(),
-  resources: z.number().check(z.int()).check(z.gte(0)),
+  resources: count(),
   description: z.string(),
 });
 /** A run task's backend summary. */
@@ -202,10 +202,10 @@ export interface TaskBackendSummary {
 
 /** A run task's changed-files summary (spec §2.3). */
 export const ChangedFilesCodeSummary = looseObject({
-  total: z.number().check(z.int()).check(z.gte(0)),
-  added: z.number().check(z.int()).check(z.gte(0)),
-  modified: z.number().check(z.int()).check(z.gte(0)),
-  deleted: z.number().check(z.int()).check(z.gte(0)),
+  total: count(),
+  added: count(),
+  modified: count(),
+  deleted: count(),
   files: z.array(looseObject({ path: z.string(), type: openEnum(CHANGED_FILE_TYPES) })),
   description: z.string(),
 });
