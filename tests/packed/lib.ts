@@ -165,10 +165,34 @@ export async function createConsumer(
       2,
     )}\n`,
   );
-  await runOk('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline'], {
-    cwd: dir,
-    env,
-  });
+  await npmInstall([], { cwd: dir, env });
+}
+
+/** Whether npm failed because a version its cached metadata lacks was asked for (ETARGET). */
+function staleMetadata(ran: Ran): boolean {
+  return /\bETARGET\b|\bnotarget\b/.test(ran.stderr);
+}
+
+/**
+ * `npm install <specs>`, preferring the npm cache (`--prefer-offline`). A warm cache can hold a
+ * package's metadata from before its latest release while another package's fresh metadata already
+ * names that release (vitest 5.1.2 needing `@vitest/mocker@5.1.2`: ETARGET). On ETARGET the install
+ * runs once more with `--prefer-online`, which revalidates every cached document.
+ */
+export async function npmInstall(
+  specs: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<Ran> {
+  const base = ['install', ...specs, '--no-audit', '--no-fund', '--loglevel=error'];
+  const offline = await run('npm', [...base, '--prefer-offline'], options);
+  if (offline.code === 0) return offline;
+  if (!staleMetadata(offline)) {
+    throw new Error(
+      `npm ${[...base, '--prefer-offline'].join(' ')} (in ${options.cwd}) exited ${offline.code ?? offline.signal}\n` +
+        `--- stdout\n${offline.stdout}\n--- stderr\n${offline.stderr}`,
+    );
+  }
+  return runOk('npm', [...base, '--prefer-online'], options);
 }
 
 /** The installed version of a package in a consumer project. */

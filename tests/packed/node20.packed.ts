@@ -5,6 +5,7 @@ import {
   envFor,
   installedVersion,
   run,
+  npmInstall,
   runOk,
   STOPS,
   shellHandsOver,
@@ -62,15 +63,7 @@ describe('the packed tarballs on Node 20 without msw, then with `npm i msw` and 
   );
 
   it('works with `npm i msw`, which picks msw 2 on Node 20 (npm skips a latest whose engines do not fit)', async () => {
-    await runOk(
-      'npm',
-      ['install', 'msw', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline'],
-      {
-        cwd: dir,
-        env,
-        timeoutMs: 120_000,
-      },
-    );
+    await npmInstall(['msw'], { cwd: dir, env, timeoutMs: 120_000 });
     expect(Number((await installedVersion(dir, 'msw', env)).split('.')[0])).toBe(2);
     for (const program of ['first-call.mjs', 'first-call.cjs']) {
       const ran = await node([program]);
@@ -79,11 +72,7 @@ describe('the packed tarballs on Node 20 without msw, then with `npm i msw` and 
   }, 150_000);
 
   it('refuses msw 3 (`npm i msw@latest`) at createMockServer with the documented message', async () => {
-    await runOk(
-      'npm',
-      ['install', 'msw@latest', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline'],
-      { cwd: dir, env, timeoutMs: 120_000 },
-    );
+    await npmInstall(['msw@latest'], { cwd: dir, env, timeoutMs: 120_000 });
     expect(Number((await installedVersion(dir, 'msw', env)).split('.')[0])).toBe(3);
     const nodeVersion = (
       await runOk('node', ['-p', 'process.versions.node'], { cwd: dir, env })
