@@ -74,6 +74,11 @@ const RECEIVER_LAYERS: Layers = [
   { layer: 'receiver', segments: ['receiver.ts'] },
   // Its parts: reading the body, credentials, the payload schema, test deliveries.
   { layer: 'parts', segments: ['body.ts', 'credentials.ts', 'schema.ts', 'testing.ts'] },
+  // The schema's fast path: compiled schemas, made in the background after a type's first delivery;
+  // below the schema that consults it, above the compiler it imports lazily.
+  { layer: 'fast-path', segments: ['fast-path.ts'] },
+  // zod's compiler, imported lazily by the fast path only (a chunk of its own).
+  { layer: 'compiler', segments: ['compiled.ts'] },
   // The SHA-256 the credential check compares digests with: plain computation, imports nothing.
   { layer: 'digest', segments: ['sha256.ts'] },
   // The bottom: the typed errors and their statuses.

@@ -24,6 +24,7 @@ import {
 } from '@iacm/sdk/contract';
 import type * as z from 'zod/mini';
 import type { WebhookIssue } from './errors.js';
+import { compileLater, passesCompiled } from './fast-path.js';
 
 export {
   DriftNotification,
@@ -210,11 +211,23 @@ function sampleChecker(type: NotificationType, issues: Issues): (item: unknown, 
 }
 
 /**
+ * A verified notification: the parsed body itself is the payload. The schemas transform nothing and
+ * keep unknown members (a test asserts it), so a valid body is its own parse; it is not copied, and
+ * its members keep the order they arrived in, by either path (compiled or walked).
+ */
+function notificationOf(value: unknown): WebhookNotification {
+  const payload = value as WebhookPayload;
+  return { kind: payload.notificationType, payload } as WebhookNotification;
+}
+
+/**
  * Reads a parsed JSON body as a delivery. An object with a `notificationType` member is a notification
  * (validated against {@link WebhookPayload}); otherwise an object with a `text` member is the test
  * delivery; anything else breaks the schema. Validation stops once `maxIssues` issues are found (the
  * work is linear in the body, and bounded by the cap when the body is bad): the envelope, each sample
  * and each drift are checked on their own, so that zod never reports every bad item of a long array.
+ * Once a notification type has verified in this process, its compiled schema (`fast-path.ts`) checks
+ * it first; a body it refuses is walked as above. Either way the payload is the parsed body itself.
  * @param value the parsed JSON body.
  * @param maxIssues the most issues to find. Default {@link MAX_LISTED_ISSUES} (100).
  */
@@ -237,6 +250,9 @@ export function parseDelivery(value: unknown, maxIssues: number = MAX_LISTED_ISS
   if (Object.hasOwn(value, 'notificationType')) {
     const type = (value as { notificationType?: unknown }).notificationType;
     const schema = typeof type === 'string' ? SCHEMA_BY_TYPE.get(type) : undefined;
+    if (schema !== undefined && passesCompiled(type as NotificationType, value)) {
+      return { ok: true, notification: notificationOf(value) };
+    }
     let payload: unknown;
     if (schema === undefined) {
       // Not a known type: the union names the known ones (the samples are not looked at).
@@ -247,11 +263,8 @@ export function parseDelivery(value: unknown, maxIssues: number = MAX_LISTED_ISS
       payload = checkWithList(schema, value, 'samples', sample, '', issues);
     }
     if (payload !== undefined && issues.list.length === 0) {
-      const notification = payload as WebhookPayload;
-      return {
-        ok: true,
-        notification: { kind: notification.notificationType, payload: notification } as WebhookNotification,
-      };
+      compileLater(type as NotificationType, schema as z.ZodMiniType);
+      return { ok: true, notification: notificationOf(value) };
     }
     return { ok: false, issues: issues.list, stopped: issues.stopped };
   }

@@ -1,0 +1,34 @@
+/**
+ * Compiled validators of the notification schemas: zod's `compile` generates one function per schema
+ * (with `new Function`) that checks a value without zod's general machinery. `schema.ts` imports this
+ * module lazily, after the first verified delivery of a type, so that the first delivery, and bundles
+ * for runtimes that forbid `new Function` (Cloudflare Workers, a strict Content-Security-Policy), do not
+ * pay for it.
+ *
+ * @module
+ */
+
+import * as z from 'zod/mini';
+
+/**
+ * The schema compiled, or `undefined` when it cannot be: zod's `jitless` setting is on
+ * (`z.config({ jitless: true })`), the runtime forbids code generation, or the schema holds something
+ * the compiler does not model. Callers then keep the interpreted schema.
+ * @param schema a notification schema.
+ */
+export function compileSchema(schema: z.ZodMiniType): z.ZodMiniType | undefined {
+  if (z.config().jitless === true) return undefined;
+  let compiled = COMPILED.get(schema);
+  if (compiled === undefined) {
+    try {
+      compiled = z.compile(schema, { strict: true });
+    } catch {
+      return undefined;
+    }
+    COMPILED.set(schema, compiled);
+  }
+  return compiled;
+}
+
+/** Each schema compiled once per process (the notification schemas: four entries). */
+const COMPILED = new WeakMap<z.ZodMiniType, z.ZodMiniType>();

@@ -1,0 +1,79 @@
+/**
+ * The fast path of delivery validation. Once a notification type has been verified, its schema is
+ * compiled in the background (`compiled.ts`, imported lazily, in a timer after the delivery, about
+ * 4 ms once per type and process) and every later delivery of that type is checked by zod's
+ * `validate` with the compiled schema: one generated function instead of zod's general machinery
+ * and the part-by-part walk of `schema.ts`. A delivery the compiled schema refuses (zod stops at its
+ * first issue) goes through the walk, which lists the issues as before. Where code generation is not
+ * allowed (zod's `jitless` setting, Cloudflare Workers, a strict Content-Security-Policy) every
+ * delivery takes the walk.
+ *
+ * @module
+ */
+
+import type * as z from 'zod/mini';
+import { validate } from 'zod/mini';
+
+/** The compiled schema of each notification type compiled so far (at most one per known type). */
+const compiledByType = new Map<string, z.ZodMiniType>();
+
+/** The types whose compilation was asked for (once each; the callers pass known types only). */
+const requested = new Set<string>();
+
+/** Compilations under way. */
+const pending = new Set<Promise<void>>();
+
+/**
+ * Whether `value` is a valid delivery of `type` by the compiled schema; `false` when the type has no
+ * compiled schema yet, or when the value breaks it (the caller then walks it to list the issues).
+ * @param type the delivery's `notificationType`, a known one.
+ * @param value the parsed JSON body.
+ */
+export function passesCompiled(type: string, value: unknown): boolean {
+  const compiled = compiledByType.get(type);
+  return compiled !== undefined && validate(compiled, value);
+}
+
+/**
+ * Compiles the schema of `type` in the background, once: the compiler module is imported, then the
+ * schema compiled in a timer (unref'd on Node), so that neither the delivery being answered nor the
+ * process's exit waits for it. A failure (no chunk, code generation refused) keeps the walk.
+ * @param type a known notification type.
+ * @param schema its schema.
+ */
+export function compileLater(type: string, schema: z.ZodMiniType): void {
+  if (requested.has(type)) return;
+  requested.add(type);
+  const done: Promise<void> = import('./compiled.js')
+    .then(
+      ({ compileSchema }) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            const compiled = compileSchema(schema);
+            if (compiled !== undefined) compiledByType.set(type, compiled);
+            resolve();
+          }, 0) as { unref?: () => void };
+          timer.unref?.();
+        }),
+    )
+    .catch(() => {})
+    .finally(() => pending.delete(done));
+  pending.add(done);
+}
+
+/**
+ * Resolves once every compilation asked for so far has ended (tests use it to reach the fast path).
+ * @internal
+ */
+export async function compilationsSettled(): Promise<void> {
+  await Promise.all([...pending]);
+}
+
+/**
+ * Forgets the compiled schemas and the requests, as in a new process (tests).
+ * @internal
+ */
+export function forgetCompiled(): void {
+  compiledByType.clear();
+  requested.clear();
+}
