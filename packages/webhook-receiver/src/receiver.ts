@@ -152,6 +152,8 @@ export class WebhookReceiver {
   readonly maxBodyBytes: number;
   /** The deepest nesting of arrays and objects accepted in a body. */
   readonly maxDepth: number;
+  /** The nesting bound of step 6 (only the depth is bounded: the body's size bounds the rest). */
+  readonly #bounds: Parameters<typeof checkJsonBounds>[1];
   readonly #digests: CredentialDigests;
   readonly #challenge: Readonly<Record<string, string>>;
   readonly #handlers = new Map<WebhookKind, WebhookHandler<WebhookKind>[]>();
@@ -184,6 +186,12 @@ export class WebhookReceiver {
     }
     this.maxBodyBytes = maxBodyBytes;
     this.maxDepth = maxDepth;
+    this.#bounds = {
+      maxDepth,
+      maxArrayLength: Number.POSITIVE_INFINITY,
+      maxMembers: Number.POSITIVE_INFINITY,
+      maxNodes: Number.POSITIVE_INFINITY,
+    };
     const hasBasic = credentials !== 'none' && credentials.some((c) => c.type === 'basic');
     this.#challenge = hasBasic ? { 'www-authenticate': `Basic realm="${realm}", charset="UTF-8"` } : {};
     // Only the SHA-256 digests of the credentials are kept.
@@ -248,23 +256,36 @@ export class WebhookReceiver {
    * adapters call; use it to mount the receiver in a framework without an adapter. Never throws.
    * @param request the method, the headers and the raw body (or a body reader).
    */
-  async handle(request: WebhookRequest): Promise<WebhookResponse> {
-    let notification: WebhookNotification;
+  handle(request: WebhookRequest): Promise<WebhookResponse> {
+    // The steps of #verify, with one promise (the body's) rather than an async function per step:
+    // the head is checked before the body is read, and the answer is made as soon as the body is in.
+    let read: Promise<RawBody | BodyReadProblem>;
     try {
-      notification = await this.#verify(request);
+      this.#checkHead(request);
+      read = readBoundedBody(request.body, readHeader(request.headers, 'content-length'), this.maxBodyBytes);
     } catch (error) {
-      return this.#refuse(
-        error instanceof WebhookError
-          ? error
-          : new WebhookError(
-              'internal_error',
-              'the receiver failed unexpectedly; its onError handlers got the error',
-              {
-                cause: error,
-              },
-            ),
-      );
+      return Promise.resolve(this.#refuseThrown(error));
     }
+    const fromReader = typeof request.body === 'function';
+    return read.then(
+      (body) => {
+        let notification: WebhookNotification;
+        try {
+          notification = this.#checkBody(body, fromReader);
+        } catch (error) {
+          return this.#refuseThrown(error);
+        }
+        return this.#dispatch(notification);
+      },
+      (error: unknown) => this.#refuse(bodyReadFailed(error)),
+    );
+  }
+
+  /**
+   * Runs the handlers of a verified delivery and makes the answer: at once when no handler returned a
+   * promise (or another thenable), else once they all settled.
+   */
+  #dispatch(notification: WebhookNotification): WebhookResponse | Promise<WebhookResponse> {
     // Every handler is called now, in order (those registered while they run are not); a sync throw
     // is a failure like a rejection, and the answer waits for the promises (thenables) they return.
     const kindHandlers = this.#handlers.get(notification.kind) ?? [];
@@ -298,19 +319,16 @@ export class WebhookReceiver {
         outcomes[i] = outcome;
       }
     }
-    const failures: unknown[] = [];
-    if (outcomes !== undefined) {
-      const settled = waits
-        ? await Promise.allSettled(
-            outcomes.map((outcome) => (outcome instanceof HandlerFailure ? undefined : outcome)),
-          )
-        : undefined;
-      outcomes.forEach((outcome, i) => {
-        const result = settled?.[i];
-        if (outcome instanceof HandlerFailure) failures.push(outcome.reason);
-        else if (result?.status === 'rejected') failures.push(result.reason);
-      });
-    }
+    if (outcomes === undefined) return this.#answer(notification, []);
+    const handled = outcomes;
+    if (!waits) return this.#answer(notification, failuresOf(handled, undefined));
+    return Promise.allSettled(
+      handled.map((outcome) => (outcome instanceof HandlerFailure ? undefined : outcome)),
+    ).then((settled) => this.#answer(notification, failuresOf(handled, settled)));
+  }
+
+  /** The answer to a verified delivery: 200, or 500 `handler_failed` when a handler failed. */
+  #answer(notification: WebhookNotification, failures: readonly unknown[]): WebhookResponse {
     if (failures.length > 0) {
       return this.#refuse(
         new WebhookError(
@@ -326,6 +344,19 @@ export class WebhookReceiver {
       );
     }
     return { status: 200, headers: { ...JSON_HEADERS }, body: successBody(notification.kind) };
+  }
+
+  /** The refusal of what a check threw: its own `WebhookError`, or 500 for anything unexpected. */
+  #refuseThrown(error: unknown): WebhookResponse {
+    return this.#refuse(
+      error instanceof WebhookError
+        ? error
+        : new WebhookError(
+            'internal_error',
+            'the receiver failed unexpectedly; its onError handlers got the error',
+            { cause: error },
+          ),
+    );
   }
 
   #refuse(error: WebhookError): WebhookResponse {
@@ -344,6 +375,22 @@ export class WebhookReceiver {
   }
 
   async #verify(request: WebhookRequest): Promise<WebhookNotification> {
+    this.#checkHead(request);
+    let read: RawBody | BodyReadProblem;
+    try {
+      read = await readBoundedBody(
+        request.body,
+        readHeader(request.headers, 'content-length'),
+        this.maxBodyBytes,
+      );
+    } catch (error) {
+      throw bodyReadFailed(error);
+    }
+    return this.#checkBody(read, typeof request.body === 'function');
+  }
+
+  /** Steps 1 to 3 of a delivery's checks (method, credentials, content type): throws the refusal. */
+  #checkHead(request: WebhookRequest): void {
     // 1. Method.
     if (request.method !== undefined && request.method.toUpperCase() !== 'POST') {
       throw new WebhookError(
@@ -370,24 +417,16 @@ export class WebhookReceiver {
             }`,
       );
     }
+  }
 
-    // 4. Size, by the contract's rule: a declared Content-Length over the limit is refused before
-    // reading anything; a reader stops past the limit; a given or read body is counted.
-    const limit = this.maxBodyBytes;
-    const fromReader = typeof request.body === 'function';
-    let read: RawBody | BodyReadProblem;
-    try {
-      read = await readBoundedBody(request.body, readHeader(request.headers, 'content-length'), limit);
-    } catch (error) {
-      // Only the reader throws: the connection closed or broke.
-      throw new WebhookError(
-        'body_read_failed',
-        'the request body could not be read (the connection closed or broke while it was sent)',
-        { cause: error },
-      );
-    }
+  /**
+   * Steps 4 to 6 once the body is read (size, JSON, nesting and schema): the notification, or throws
+   * the refusal. Step 4's reading, by the contract's rule: a declared Content-Length over the limit is
+   * refused before reading anything; a reader stops past the limit; a given or read body is counted.
+   */
+  #checkBody(read: RawBody | BodyReadProblem, fromReader: boolean): WebhookNotification {
     if (isBodyReadProblem(read)) {
-      if (read.problem === 'too_large') throw tooLarge(limit);
+      if (read.problem === 'too_large') throw tooLarge(this.maxBodyBytes);
       throw new WebhookError(
         'body_already_parsed',
         read.hint ??
@@ -422,12 +461,7 @@ export class WebhookReceiver {
 
     // 6. Schema: first the nesting (one linear, iterative walk), then the members, stopping at
     // MAX_LISTED_ISSUES issues.
-    const tooDeep = checkJsonBounds(value, {
-      maxDepth: this.maxDepth,
-      maxArrayLength: Number.POSITIVE_INFINITY,
-      maxMembers: Number.POSITIVE_INFINITY,
-      maxNodes: Number.POSITIVE_INFINITY,
-    });
+    const tooDeep = checkJsonBounds(value, this.#bounds);
     if (tooDeep) {
       // Stryker disable next-line StringLiteral: unreachable, the body itself is level 1 and maxDepth at least 1.
       const where = tooDeep.path || 'body';
@@ -534,6 +568,29 @@ function jsonErrorDetail(error: unknown): string {
   const position = /position (\d+)/.exec(message)?.[1];
   if (position !== undefined) return ` (syntax error at character ${position})`;
   return /end of/i.test(message) ? ': it ends too early (truncated?)' : ': it has an unexpected character';
+}
+
+/** The refusal of a body whose reader threw: the connection closed or broke while it was sent. */
+function bodyReadFailed(cause: unknown): WebhookError {
+  return new WebhookError(
+    'body_read_failed',
+    'the request body could not be read (the connection closed or broke while it was sent)',
+    { cause },
+  );
+}
+
+/** `failures` of the handlers' outcomes, in handler order: what they threw, then how they rejected. */
+function failuresOf(
+  outcomes: ReadonlyArray<PromiseLike<unknown> | HandlerFailure | undefined>,
+  settled: ReadonlyArray<PromiseSettledResult<unknown>> | undefined,
+): unknown[] {
+  const failures: unknown[] = [];
+  outcomes.forEach((outcome, i) => {
+    const result = settled?.[i];
+    if (outcome instanceof HandlerFailure) failures.push(outcome.reason);
+    else if (result?.status === 'rejected') failures.push(result.reason);
+  });
+  return failures;
 }
 
 function tooLarge(limit: number): WebhookError {
