@@ -1,6 +1,7 @@
 /**
  * P6: bundle size, min+gzip, dependencies included, counting every chunk a first call loads, of
- * `import { IacmClient } from '@iacm/sdk'`, `import { createMockServer } from '@iacm/mock-server'`
+ * `import { IacmClient } from '@iacm/sdk'` (validating, the default, and with `validation: 'off'`,
+ * which loads neither zod nor the schemas), `import { createMockServer } from '@iacm/mock-server'`
  * (the MSW entry) and `import { createWebhookReceiver } from '@iacm/webhook-receiver'` (the receiver
  * core). Bundled as size-limit's esbuild plugin does (browser platform, minified, tree-shaken), but
  * as ES modules with code splitting, so that a lazily loaded chunk counts only when the first call
@@ -111,6 +112,12 @@ const SUBJECTS = [
     name: 'IacmClient',
     from: DIST.sdk,
     goal: atMost(30, ' kB'),
+  },
+  {
+    key: 'sdkOff',
+    what: "import { IacmClient } from '@iacm/sdk', validation: 'off'",
+    name: 'IacmClient',
+    from: DIST.sdk,
   },
   {
     key: 'mock',

@@ -17,35 +17,40 @@ register(url(join(BENCH, 'p6-hooks.mjs')), { data: { port: port2 }, transferList
 
 const BASE = 'http://localhost:4010';
 
+/** A first `client.workspaces.search()` with `validation`, answered by a fetch stub with the mock's real answer. */
+async function firstSearch({ IacmClient }, validation) {
+  const { MockCore } = await import(url(DIST.mockNode));
+  const core = new MockCore();
+  const [primary] = core.control.accounts();
+  const login = await core.handle({
+    method: 'POST',
+    path: '/v2/login',
+    body: { accessKey: primary.accessKey, secretKey: primary.secretKey },
+  });
+  const token = login.body.accessToken;
+  const fetchStub = async (input, init) => {
+    const request = new Request(input, init);
+    const target = new URL(request.url);
+    const answer = await core.handle({
+      method: request.method,
+      path: target.pathname,
+      query: Object.fromEntries(target.searchParams),
+      headers: Object.fromEntries(request.headers),
+      body: request.body ? await request.json() : undefined,
+    });
+    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: answer.headers });
+  };
+  const client = new IacmClient({ baseUrl: BASE, auth: { token }, fetch: fetchStub, validation });
+  const page = await client.workspaces.search();
+  if (page.length !== 25) throw new Error(`the first call gave ${page.length} workspaces, expected 25`);
+}
+
 /** The first call of each subject, with what its entry exports. */
 const FIRST_CALLS = {
   /** `client.workspaces.search()`, answered by a fetch stub with the mock's real answer. */
-  async sdk({ IacmClient }) {
-    const { MockCore } = await import(url(DIST.mockNode));
-    const core = new MockCore();
-    const [primary] = core.control.accounts();
-    const login = await core.handle({
-      method: 'POST',
-      path: '/v2/login',
-      body: { accessKey: primary.accessKey, secretKey: primary.secretKey },
-    });
-    const token = login.body.accessToken;
-    const fetchStub = async (input, init) => {
-      const request = new Request(input, init);
-      const target = new URL(request.url);
-      const answer = await core.handle({
-        method: request.method,
-        path: target.pathname,
-        query: Object.fromEntries(target.searchParams),
-        headers: Object.fromEntries(request.headers),
-        body: request.body ? await request.json() : undefined,
-      });
-      return new Response(JSON.stringify(answer.body), { status: answer.status, headers: answer.headers });
-    };
-    const client = new IacmClient({ baseUrl: BASE, auth: { token }, fetch: fetchStub });
-    const page = await client.workspaces.search();
-    if (page.length !== 25) throw new Error(`the first call gave ${page.length} workspaces, expected 25`);
-  },
+  sdk: (exports) => firstSearch(exports, 'strict'),
+  /** The same with `validation: 'off'`: a client that loads neither zod nor any schema. */
+  sdkOff: (exports) => firstSearch(exports, 'off'),
   /** `createMockServer()`, then a login through its MSW handler. */
   async mock({ createMockServer }) {
     const mock = createMockServer({ baseUrl: BASE });

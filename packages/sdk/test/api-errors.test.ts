@@ -5,7 +5,8 @@
 import * as sdk from '@iacm/sdk';
 import { API_ERRORS, codeOfStatus, ERROR_CODES, errorClassOfStatus, statusOfCode } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
-import { errorClassFor } from '../src/core/errors.js';
+import { errorClassFor } from '../src/core/answer-error.js';
+import { ERROR_CLASSES } from '../src/core/errors.js';
 
 describe('the API error table', () => {
   it('gives every error code a status, and only error codes', () => {
@@ -52,6 +53,6 @@ describe('status to error class', () => {
     [503, sdk.InternalServerError],
     [599, sdk.InternalServerError],
   ])('status %i', (status, errorClass) => {
-    expect(errorClassFor(status)).toBe(errorClass);
+    expect(errorClassFor(status, ERROR_CLASSES)).toBe(errorClass);
   });
 });

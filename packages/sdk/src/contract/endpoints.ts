@@ -5,7 +5,7 @@ import { eventCenterSchemas } from './endpoint-schemas/event-center.js';
 import { guardrailsSchemas } from './endpoint-schemas/guardrails.js';
 import { iacExplorerSchemas } from './endpoint-schemas/iac-explorer.js';
 import { workspacesSchemas } from './endpoint-schemas/workspaces.js';
-import { API_ERRORS } from './errors.js';
+import { API_ERRORS } from './error-table.js';
 import {
   type HttpMethod,
   type PaginationKind,
@@ -15,7 +15,7 @@ import {
   routes,
 } from './routes.js';
 
-export { responseSchemaFor } from './projection.js';
+export { responseSchemaFor } from './primitives.js';
 export {
   buildPath,
   type CompiledPath,

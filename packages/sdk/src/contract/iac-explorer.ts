@@ -10,8 +10,8 @@ import {
   type VcsType,
 } from './enums.js';
 import { count } from './formats.js';
-import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES } from './limits.js';
-import { AggregationBucket, MAX_PAGE_SIZE, openEnum, Timestamp } from './primitives.js';
+import { MAX_PAGE_SIZE, MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES } from './limits.js';
+import { AggregationBucket, openEnum, Timestamp } from './primitives.js';
 import { looseObject, withMeta } from './zod.js';
 
 /** A non-negative integer paging member of an IaC explorer body. */

@@ -46,3 +46,8 @@ export const MAX_WORKSPACE_LABELS = 50;
 
 /** The most characters of one workspace label (at least 1). */
 export const MAX_LABEL_LENGTH = 128;
+
+/** Maximum `pageSize` of the search endpoints (the spec documents none; see `docs/api-semantics.md`). */
+export const MAX_PAGE_SIZE = 500;
+/** Default `pageSize` of the search endpoints. */
+export const DEFAULT_PAGE_SIZE = 25;

@@ -1,6 +1,12 @@
 import * as z from 'zod/mini';
 import { count, isInstant, isObjectId, isRealInstant, SLOW, withFastPath } from './formats.js';
-import { MAX_REQUEST_LIST_ITEMS, MAX_REQUEST_LIST_VALUES, MAX_RULE_VALUE_LENGTH } from './limits.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  MAX_REQUEST_LIST_ITEMS,
+  MAX_REQUEST_LIST_VALUES,
+  MAX_RULE_VALUE_LENGTH,
+} from './limits.js';
 import { looseObject, strictObject, withMeta } from './zod.js';
 
 /**
@@ -185,11 +191,6 @@ export function describe(value: unknown): string {
 export function filterValues<T extends z.ZodMiniType<string>>(value: T) {
   return z.array(value).check(z.maxLength(MAX_REQUEST_LIST_VALUES));
 }
-
-/** Maximum `pageSize` of the search endpoints (the spec documents none; see `docs/api-semantics.md`). */
-export const MAX_PAGE_SIZE = 500;
-/** Default `pageSize` of the search endpoints. */
-export const DEFAULT_PAGE_SIZE = 25;
 
 /** The most digits of a query integer (16: every such number is exact as a JSON number). */
 const MAX_QUERY_DIGITS = 16;
@@ -422,4 +423,23 @@ export interface AggregationBucket {
 export interface Described<T extends string> {
   /** The value. */
   description: T;
+}
+
+/**
+ * The answer schema to read an endpoint's answer with, given the body that was sent: for a search
+ * whose body named a `projection`, the items hold only the named members plus `id`, so every other
+ * member becomes optional; otherwise the endpoint's own response schema. Here, with the schemas
+ * every group shares, so that a client that loads an endpoint's schemas on demand reads answers
+ * with it without importing every schema (each group's module re-exports it); exported from the
+ * contract through `endpoints.ts`.
+ */
+export function responseSchemaFor(
+  definition: { readonly projection: boolean; readonly response: z.ZodMiniType },
+  body: unknown,
+): z.ZodMiniType {
+  const projection = (body as { projection?: unknown } | undefined)?.projection;
+  if (!definition.projection || !Array.isArray(projection) || projection.length === 0)
+    return definition.response;
+  const response = definition.response as unknown as z.ZodMiniArray<z.ZodMiniObject>;
+  return z.array(z.required(z.partial(response.def.element), { id: true }));
 }

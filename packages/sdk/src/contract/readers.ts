@@ -6,7 +6,7 @@
  * @module
  */
 import type { GuardrailCreated, GuardrailCreateResponse } from './guardrails.js';
-import { DEFAULT_PAGE_SIZE } from './primitives.js';
+import { DEFAULT_PAGE_SIZE } from './limits.js';
 
 /**
  * Reads the page and page size an IaC explorer body asks for, aliases included (`pageNumber` for

@@ -1,9 +1,5 @@
-import {
-  type ApiErrorClassName,
-  type ErrorBody,
-  errorClassOfStatus,
-  type FieldIssue,
-} from '../contract/errors.js';
+import type { ApiErrorClassName } from '../contract/error-table.js';
+import type { ErrorBody, FieldIssue } from '../contract/errors.js';
 import { redactBody, redactHeaders } from '../contract/redaction.js';
 import { parseRetryAfter } from '../contract/retry-after.js';
 
@@ -252,7 +248,7 @@ function stringOr(value: unknown, fallback: string): string {
 }
 
 /** The class of each name the API error table can give (see `API_ERRORS` in the contract). */
-const ERROR_CLASSES = {
+export const ERROR_CLASSES = {
   BadRequestError,
   AuthenticationError,
   PermissionDeniedError,
@@ -269,11 +265,5 @@ const ERROR_CLASSES = {
   ) => APIError
 >;
 
-/** The error class for a status, as the API error table (`API_ERRORS` in the contract) names it. */
-export function errorClassFor(
-  status: number,
-): new (
-  ...args: ConstructorParameters<typeof APIError>
-) => APIError {
-  return ERROR_CLASSES[errorClassOfStatus(status)];
-}
+/** The SDK's error class of each name of the API error table: {@link ERROR_CLASSES}' type. */
+export type ErrorClasses = typeof ERROR_CLASSES;

@@ -1,5 +1,5 @@
 import type { Endpoints, PaginationKind } from '../contract/endpoints.js';
-import { DEFAULT_PAGE_SIZE } from '../contract/primitives.js';
+import { DEFAULT_PAGE_SIZE } from '../contract/limits.js';
 import { explorerPage } from '../contract/readers.js';
 import { IacmError } from './errors.js';
 import type { CallInput, WithResponse } from './transport.js';

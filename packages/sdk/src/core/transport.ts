@@ -1,10 +1,14 @@
 import ky, { type Options as KyOptions, TimeoutError } from 'ky';
 import type * as z from 'zod/mini';
 import type { LoginResponse } from '../contract/auth.js';
-import { type EndpointSchemas, groupSchemas, loadGroupSchemas } from '../contract/endpoint-schemas/load.js';
+import {
+  answerSchema,
+  type EndpointSchemas,
+  groupSchemas,
+  loadGroupSchemas,
+} from '../contract/endpoint-schemas/load.js';
 import type { EndpointName } from '../contract/endpoints.js';
 import type { FieldIssue, IssueLocation } from '../contract/errors.js';
-import { responseSchemaFor } from '../contract/projection.js';
 import { redactHeaders } from '../contract/redaction.js';
 import { parseRetryAfter } from '../contract/retry-after.js';
 import { buildPath, routes } from '../contract/routes.js';
@@ -14,7 +18,7 @@ import {
   APIConnectionTimeoutError,
   type APIError,
   APIUserAbortError,
-  errorClassFor,
+  ERROR_CLASSES,
   IacmError,
   RequestValidationError,
   ResponseValidationError,
@@ -106,14 +110,6 @@ function requestInfo(
   attempt: number,
 ): RequestInfo {
   return { endpoint, method, url: url.toString(), headers: redactHeaders(headers), attempt };
-}
-
-function headersOf(response: Response): Record<string, string> {
-  const out: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    out[name.toLowerCase()] = value;
-  });
-  return out;
 }
 
 /** The delay before retry number `retry` (1-based): exponential backoff with jitter, or what `Retry-After` asks (capped). */
@@ -298,9 +294,21 @@ export class Transport {
         const data = await this.#readAnswer(name, response, input.body, mode, requestId, schemas);
         return { data, response, requestId };
       }
-      const responseHeaders = headersOf(response);
-
-      const body = await readJson(response);
+      // An error answer: what reads it is imported on the first one (a successful call never needs it).
+      let answers: typeof import('./answer-error.js');
+      try {
+        answers = await loadPart(
+          name,
+          () => import('./answer-error.js'),
+          signal,
+          `the service answered ${response.status}, and the SDK could not load what reads its error answers`,
+        );
+      } catch (error) {
+        await response.body?.cancel().catch(() => undefined);
+        throw error;
+      }
+      const responseHeaders = answers.headersOf(response);
+      const body = await answers.readJson(response);
       if (response.status === 401 && endpoint.auth && !renewed && this.tokens.canRenew) {
         // The token may have expired or been revoked: get a new one once and repeat (nothing was done).
         renewed = true;
@@ -309,7 +317,7 @@ export class Transport {
         this.log.info(`${name}: 401, getting a new token and trying once more`, { requestId });
         continue;
       }
-      const ErrorClass = errorClassFor(response.status);
+      const ErrorClass = answers.errorClassFor(response.status, ERROR_CLASSES);
       const failure: APIError = new ErrorClass(name, response.status, body, responseHeaders);
       if (attempt <= maxRetries && isRetryableStatus(response.status)) {
         await this.#retry(
@@ -384,7 +392,7 @@ export class Transport {
     }
     // `schemas` is undefined only when validation is off.
     if (mode === 'off' || schemas === undefined) return data;
-    const result = responseSchemaFor(
+    const result = answerSchema(
       { projection: endpoint.projection, response: schemas.response },
       requestBody,
     ).safeParse(data);
@@ -402,7 +410,8 @@ export class Transport {
 
 /**
  * Imports a part of the SDK's build that a call needs only in some cases, on first use: a group's
- * schemas (`endpoint-schemas/load.ts`), the issue wording. A part that cannot be loaded (a chunk
+ * schemas (`endpoint-schemas/load.ts`), the issue wording, what reads an error answer
+ * (`answer-error.ts`). A part that cannot be loaded (a chunk
  * missing from a deployment, a network failure) fails the call with an {@link IacmError} that says
  * `what` failed and why, its cause attached; nothing is kept, so the next call tries again. The
  * call's signal stops the wait.
@@ -484,16 +493,6 @@ function unresolvedHint(error: unknown): string {
       : '';
   } catch {
     return '';
-  }
-}
-
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text().catch(() => '');
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text.length > 500 ? `${text.slice(0, 500)}…` : text;
   }
 }
 

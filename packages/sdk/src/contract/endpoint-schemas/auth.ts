@@ -7,6 +7,9 @@
 import { HealthResponse, LoginBody, LoginResponse } from '../auth.js';
 import { NoQuery } from '../primitives.js';
 
+// With every group, so that the client has it once a group is loaded (`load.ts`).
+export { responseSchemaFor } from '../primitives.js';
+
 /** The `auth` group's summaries and schemas, by endpoint name. */
 export const authSchemas = {
   'auth.login': {

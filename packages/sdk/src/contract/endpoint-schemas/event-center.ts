@@ -7,6 +7,9 @@
 import { EventQueryBody, EventQueryResponse, FacetQueryBody, FacetQueryResponse } from '../event-center.js';
 import { NoQuery } from '../primitives.js';
 
+// With every group, so that the client has it once a group is loaded (`load.ts`).
+export { responseSchemaFor } from '../primitives.js';
+
 /** The `eventCenter` group's summaries and schemas, by endpoint name. */
 export const eventCenterSchemas = {
   'eventCenter.query': {

@@ -16,6 +16,9 @@ import {
 } from '../guardrails.js';
 import { NoQuery, PageQuery } from '../primitives.js';
 
+// With every group, so that the client has it once a group is loaded (`load.ts`).
+export { responseSchemaFor } from '../primitives.js';
+
 /** The `guardrails` group's summaries and schemas, by endpoint name. */
 export const guardrailsSchemas = {
   'guardrails.search': {

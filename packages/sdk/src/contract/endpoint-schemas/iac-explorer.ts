@@ -18,6 +18,9 @@ import {
 } from '../iac-explorer.js';
 import { NoQuery } from '../primitives.js';
 
+// With every group, so that the client has it once a group is loaded (`load.ts`).
+export { responseSchemaFor } from '../primitives.js';
+
 /** The `iacExplorer` group's summaries and schemas, by endpoint name. */
 export const iacExplorerSchemas = {
   'iacExplorer.stacks': {

@@ -7,7 +7,9 @@
  *
  * @module
  */
+import type * as z from 'zod/mini';
 import type { EndpointDefinition } from '../endpoints.js';
+import type { responseSchemaFor } from '../primitives.js';
 import type { EndpointGroup } from '../routes.js';
 
 /** The schemas (and summary) of one endpoint, as its group's module holds them. */
@@ -16,17 +18,49 @@ export type EndpointSchemas = Pick<EndpointDefinition, 'summary' | 'params' | 'q
 /** A group's schemas, by endpoint name. */
 export type GroupSchemas = Readonly<Record<string, EndpointSchemas>>;
 
-/** How to load each group's module: literal specifiers, so that bundlers see and split them. */
-const LOADERS: Readonly<Record<EndpointGroup, () => Promise<GroupSchemas>>> = {
-  auth: () => import('./auth.js').then((module) => module.authSchemas),
-  workspaces: () => import('./workspaces.js').then((module) => module.workspacesSchemas),
-  guardrails: () => import('./guardrails.js').then((module) => module.guardrailsSchemas),
-  iacExplorer: () => import('./iac-explorer.js').then((module) => module.iacExplorerSchemas),
-  eventCenter: () => import('./event-center.js').then((module) => module.eventCenterSchemas),
+/** A group's module: its schemas, and the contract's `responseSchemaFor`, which every group re-exports. */
+interface GroupModule {
+  readonly schemas: GroupSchemas;
+  readonly responseSchemaFor: typeof responseSchemaFor;
+}
+
+/**
+ * How to load each group's module: literal specifiers, so that bundlers see and split them. Each
+ * re-exports `responseSchemaFor` (`../primitives.ts`), which the client needs once a group is
+ * loaded, and not before: it builds schemas with zod, which a client that does not validate never loads.
+ */
+const LOADERS: Readonly<Record<EndpointGroup, () => Promise<GroupModule>>> = {
+  auth: () =>
+    import('./auth.js').then((m) => ({ schemas: m.authSchemas, responseSchemaFor: m.responseSchemaFor })),
+  workspaces: () =>
+    import('./workspaces.js').then((m) => ({
+      schemas: m.workspacesSchemas,
+      responseSchemaFor: m.responseSchemaFor,
+    })),
+  guardrails: () =>
+    import('./guardrails.js').then((m) => ({
+      schemas: m.guardrailsSchemas,
+      responseSchemaFor: m.responseSchemaFor,
+    })),
+  iacExplorer: () =>
+    import('./iac-explorer.js').then((m) => ({
+      schemas: m.iacExplorerSchemas,
+      responseSchemaFor: m.responseSchemaFor,
+    })),
+  eventCenter: () =>
+    import('./event-center.js').then((m) => ({
+      schemas: m.eventCenterSchemas,
+      responseSchemaFor: m.responseSchemaFor,
+    })),
 };
 
 /** The groups loaded so far (five at most). A failed load is not kept: the next call tries again. */
 const loaded: Partial<Record<EndpointGroup, GroupSchemas>> = {};
+
+/**
+ * The contract's `responseSchemaFor` (`../primitives.ts`), loaded with the first group.
+ */
+let projected: typeof responseSchemaFor | undefined;
 
 /** A group's schemas if they are loaded already, else undefined (then {@link loadGroupSchemas}). */
 export function groupSchemas(group: EndpointGroup): GroupSchemas | undefined {
@@ -39,7 +73,20 @@ export function groupSchemas(group: EndpointGroup): GroupSchemas | undefined {
  * deployment, a network failure in a browser).
  */
 export async function loadGroupSchemas(group: EndpointGroup): Promise<GroupSchemas> {
-  const schemas = await LOADERS[group]();
-  loaded[group] = schemas;
-  return schemas;
+  const module = await LOADERS[group]();
+  projected = module.responseSchemaFor;
+  loaded[group] = module.schemas;
+  return module.schemas;
+}
+
+/**
+ * The schema to read an endpoint's answer with, given the body that was sent (the contract's
+ * `responseSchemaFor`: a search that named a `projection` gets items holding only those members).
+ * Called with the schemas of a loaded group only, so the function is loaded too.
+ */
+export function answerSchema(
+  definition: { readonly projection: boolean; readonly response: z.ZodMiniType },
+  body: unknown,
+): z.ZodMiniType {
+  return (projected as typeof responseSchemaFor)(definition, body);
 }

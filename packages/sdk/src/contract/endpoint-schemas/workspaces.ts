@@ -16,6 +16,9 @@ import {
   WorkspaceSearchResponse,
 } from '../workspaces.js';
 
+// With every group, so that the client has it once a group is loaded (`load.ts`).
+export { responseSchemaFor } from '../primitives.js';
+
 /** The `workspaces` group's summaries and schemas, by endpoint name. */
 export const workspacesSchemas = {
   'workspaces.search': {
