@@ -6,9 +6,15 @@ import { readNodeBody } from '@iacm/webhook-receiver/node';
 import { MockCore, type MockOptions } from '../app/mock.js';
 import { controlAccessOf } from '../app/options.js';
 import { controlExposureOf } from '../control/access.js';
-import { internalErrorResponse, type MockResponse } from '../http/message.js';
-import { answerBytes } from '../pipeline/answer-text.js';
+import {
+  type HandleOptions,
+  internalErrorResponse,
+  type MockRequest,
+  type MockResponse,
+} from '../http/message.js';
+import { answerBytes, recordTexts } from '../pipeline/answer-text.js';
 import { allowedHostNames, isLoopbackHost } from '../pipeline/host.js';
+import { AnswerBuffers } from './answer-buffers.js';
 import { DEFAULT_SERVER_TIMEOUTS, resolveServerTimeouts } from './timeouts.js';
 
 export { DEFAULT_SERVER_TIMEOUTS, isLoopbackHost };
@@ -151,40 +157,116 @@ function observe(req: IncomingMessage, res: ServerResponse, onRequest: OnRequest
  * body stage, or the body stage stopped past the size limit), the answer closes the connection, so
  * that the rest of the body is never read.
  */
-function send(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: MockResponse,
+  buffers?: AnswerBuffers,
+): void {
   if (response.drop) {
     res.socket?.destroy();
     return;
   }
   if (res.headersSent || res.writableEnded) return;
-  // The answer's JSON text in UTF-8, stored records' texts reused (`JSON.stringify`'s bytes).
-  const body = response.body === undefined ? undefined : answerBytes(response.body);
+  // The answer's JSON text in UTF-8, stored records' texts reused (`JSON.stringify`'s bytes), written
+  // into a buffer of the pool that goes back to it once the answer is handed to the system.
+  let taken: Buffer | undefined;
+  const body =
+    response.body === undefined
+      ? undefined
+      : answerBytes(
+          response.body,
+          recordTexts,
+          buffers === undefined ? false : (bytes) => (taken = buffers.take(bytes)),
+        );
   const headers: Record<string, string | number> = { ...response.headers };
   if (body !== undefined) headers['content-length'] = body.length;
   if (!req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
-  res.end(body);
+  if (taken === undefined || buffers === undefined) res.end(body);
+  else {
+    const buffer = taken;
+    res.end(body, () => buffers.give(buffer));
+  }
 }
 
-/** Each connection's signal (see {@link clientGone}). */
-const connectionSignals = new WeakMap<Socket, AbortSignal>();
+/**
+ * The path and query of a request target as `new URL(target, 'http://localhost')` reads them, without
+ * making a URL for the usual target: a path of characters a URL keeps as they are (no `%`, no
+ * backslash, no segment starting with a dot, not starting with `//`) and a query of printable ASCII
+ * without `#`. Any other target is read by `URL` (percent-encoding, dot segments, a fragment).
+ */
+export function requestTarget(target: string): { path: string; query: URLSearchParams | undefined } {
+  const mark = target.indexOf('?');
+  const pathEnd = mark === -1 ? target.length : mark;
+  if (plainPath(target, pathEnd) && (mark === -1 || plainQuery(target, mark + 1))) {
+    return {
+      path: mark === -1 ? target : target.slice(0, mark),
+      query:
+        mark === -1 || mark === target.length - 1 ? undefined : new URLSearchParams(target.slice(mark + 1)),
+    };
+  }
+  const url = new URL(target, 'http://localhost');
+  return { path: url.pathname, query: url.searchParams };
+}
+
+/** Whether `target` up to `end` is a path `URL` keeps as it is (see {@link requestTarget}). */
+function plainPath(target: string, end: number): boolean {
+  if (end === 0 || target.charCodeAt(0) !== 47 || target.charCodeAt(1) === 47) return false;
+  for (let i = 1; i < end; i++) {
+    const code = target.charCodeAt(i);
+    // A-Z a-z 0-9 and - _ ~ ! $ & ' ( ) * + , ; = : @ /, and a dot not starting a segment.
+    if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57)) continue;
+    if (code === 46) {
+      if (target.charCodeAt(i - 1) === 47) return false;
+      continue;
+    }
+    if (PATH_MARKS.indexOf(target[i] as string) === -1) return false;
+  }
+  return true;
+}
+
+/** The query of a request target without one. */
+const NO_QUERY: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The marks a URL path keeps as they are (besides letters, digits and a dot). */
+const PATH_MARKS = "-_~!$&'()*+,;=:@/";
 
 /**
- * The signal that aborts when the client has gone: when its connection closes. One per connection,
- * made on its first request and shared by the requests it carries (an answer finished before is not
- * affected; a request in flight when the connection closes is abandoned), so that a request costs no
- * signal of its own. A connection already closed gets an aborted signal.
+ * Whether `target` from `start` is printable ASCII without `#`, not starting with `?` (a query
+ * `URLSearchParams` reads as `URL` does).
  */
-function clientGone(socket: Socket): AbortSignal {
-  let signal = connectionSignals.get(socket);
-  if (signal === undefined) {
-    if (socket.destroyed) return AbortSignal.abort();
+function plainQuery(target: string, start: number): boolean {
+  // `URLSearchParams` drops a leading `?` of its text, where a URL's query keeps it.
+  if (target.charCodeAt(start) === 63) return false;
+  for (let i = start; i < target.length; i++) {
+    const code = target.charCodeAt(i);
+    if (code < 0x21 || code > 0x7e || code === 35) return false;
+  }
+  return true;
+}
+
+/**
+ * A connection's handle options: the listener's, with the signal that aborts when the client has
+ * gone (when its connection closes). One per connection, made on its first request and shared by the
+ * requests it carries (an answer finished before is not affected; a request in flight when the
+ * connection closes is abandoned), so that a request costs no signal or options of its own. A
+ * connection already closed gets an aborted signal.
+ */
+function connectionOptions(
+  known: WeakMap<Socket, HandleOptions>,
+  socket: Socket,
+  base: HandleOptions,
+): HandleOptions {
+  let options = known.get(socket);
+  if (options === undefined) {
+    if (socket.destroyed) return { ...base, signal: AbortSignal.abort() };
     const controller = new AbortController();
     socket.once('close', () => controller.abort());
-    signal = controller.signal;
-    connectionSignals.set(socket, signal);
+    options = Object.freeze({ ...base, signal: controller.signal });
+    known.set(socket, options);
   }
-  return signal;
+  return options;
 }
 
 /**
@@ -215,11 +297,19 @@ export function createRequestListener(
     typeof serverUrl === 'function'
       ? serverUrl()
       : (serverUrl ?? `http://${req.headers.host ?? 'localhost'}`);
+  const handleOptions: HandleOptions = {
+    // Over HTTP, `Prefer: code=` needs an open control plane or the control token.
+    preferHeader: 'control',
+    ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
+    ...(allowedHosts ? { allowedHosts } : {}),
+  };
+  const connections = new WeakMap<Socket, HandleOptions>();
+  const buffers = new AnswerBuffers();
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (onRequest) observe(req, res, onRequest);
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (req.method === 'GET' && url.pathname === OPENAPI_PATH) {
+      const target = requestTarget(req.url ?? '/');
+      if (req.method === 'GET' && target.path === OPENAPI_PATH) {
         send(req, res, {
           status: 200,
           headers: { 'content-type': 'application/json' },
@@ -227,30 +317,23 @@ export function createRequestListener(
         });
         return;
       }
-      if (req.method === 'GET' && url.pathname === '/') {
+      if (req.method === 'GET' && target.path === '/') {
         const answer = landingAnswer(baseOf(req), req.headers.accept);
         res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
         res.end(answer.body);
         return;
       }
-      const response = await core.handle(
-        {
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          query: url.searchParams,
-          headers: req.headers,
-          readBody: (limit) => readNodeBody(req, limit),
-          ...(req.socket.remoteAddress ? { clientAddress: req.socket.remoteAddress } : {}),
-        },
-        {
-          signal: clientGone(req.socket),
-          // Over HTTP, `Prefer: code=` needs an open control plane or the control token.
-          preferHeader: 'control',
-          ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
-          ...(allowedHosts ? { allowedHosts } : {}),
-        },
-      );
-      send(req, res, response);
+      const request: MockRequest = {
+        method: req.method ?? 'GET',
+        path: target.path,
+        query: target.query ?? NO_QUERY,
+        headers: req.headers,
+        readBody: (limit) => readNodeBody(req, limit),
+      };
+      const clientAddress = req.socket.remoteAddress;
+      if (clientAddress) request.clientAddress = clientAddress;
+      const response = await core.handle(request, connectionOptions(connections, req.socket, handleOptions));
+      send(req, res, response, buffers);
     } catch {
       if (!res.headersSent) {
         send(req, res, internalErrorResponse());

@@ -175,6 +175,9 @@ export class Login {
    * WebCrypto; its expiry is still checked against the mock's clock on every use.
    */
   readonly #verified = new Map<string, TokenClaims>();
+  /** The token last moved to the end of {@link #verified} (the most recently used one), and its claims. */
+  #lastUsed: string | undefined;
+  #lastClaims: TokenClaims | undefined;
   /** The throttle of failed logins (a stage of `reset()`: the core resets it, not this class). */
   readonly throttle: LoginThrottle;
 
@@ -237,8 +240,7 @@ export class Login {
     const nowSeconds = Math.floor(nowMs / 1000);
     const cached = this.#verified.get(token);
     if (cached) {
-      this.#verified.delete(token);
-      this.#verified.set(token, cached);
+      this.#used(token, cached);
       return cached.exp <= nowSeconds ? { problem: 'expired' } : { claims: cached };
     }
     // A signature check does not depend on the time: verify at the start of time, then check expiry.
@@ -248,12 +250,36 @@ export class Login {
       // Full, so not empty: the first key is the least recently used token.
       this.#verified.delete(this.#verified.keys().next().value as string);
     }
-    this.#verified.set(token, result.claims);
+    // (Another request may have verified it meanwhile: it goes last either way.)
+    this.#used(token, result.claims);
     return result.claims.exp <= nowSeconds ? { problem: 'expired' } : result;
+  }
+
+  /**
+   * The claims of a token verified before and not expired at `nowMs` (from the cache {@link verify}
+   * reads, without waiting), or `undefined`: then {@link verify} says what the token is.
+   */
+  verifiedClaims(token: string, nowMs: number): TokenClaims | undefined {
+    // The most recently used token (a client's next request) is last already.
+    const last = token === this.#lastUsed;
+    const cached = last ? this.#lastClaims : this.#verified.get(token);
+    if (cached === undefined || cached.exp <= Math.floor(nowMs / 1000)) return undefined;
+    if (!last) this.#used(token, cached);
+    return cached;
+  }
+
+  /** Puts a verified token last in {@link #verified} (the most recently used). */
+  #used(token: string, claims: TokenClaims): void {
+    this.#verified.delete(token);
+    this.#verified.set(token, claims);
+    this.#lastUsed = token;
+    this.#lastClaims = claims;
   }
 
   /** Forgets the verified tokens (on reset and when a state is loaded; the tokens stay valid). */
   forgetVerified(): void {
     this.#verified.clear();
+    this.#lastUsed = undefined;
+    this.#lastClaims = undefined;
   }
 }

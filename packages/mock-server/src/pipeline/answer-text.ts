@@ -125,12 +125,16 @@ type Parts = Array<string | Uint8Array>;
  * @param texts the kept texts (the process's by default).
  * @param reuse whether the bytes may be written into a buffer the next such call writes over (up to
  *   {@link SCRATCH_BYTES}): for a caller that copies them at once, as a fetch `Response` does with a
- *   buffer it is given (the Fetch standard's "extract a body" copies the bytes).
+ *   buffer it is given (the Fetch standard's "extract a body" copies the bytes). Or a function giving
+ *   the buffer to write into, at least as long as asked (the standalone server's pool of answer
+ *   buffers, `adapters/answer-buffers.ts`); it is asked only when the answer is made of several parts
+ *   (a single kept text is answered as it is), and what it gives may hold anything: only the bytes
+ *   returned are written.
  */
 export function answerBytes(
   body: unknown,
   texts: RecordTexts = recordTexts,
-  reuse = false,
+  reuse: boolean | ((bytes: number) => Uint8Array) = false,
 ): Uint8Array | undefined {
   const parts: Parts = [];
   const written = write(body, texts, 0, parts);
@@ -145,7 +149,12 @@ export function answerBytes(
   }
   let most = 0;
   for (const part of parts) most += typeof part === 'string' ? 3 * part.length : part.length;
-  const out = reuse && most <= SCRATCH_BYTES ? scratchOf(most) : new Uint8Array(most);
+  const out =
+    typeof reuse === 'function'
+      ? reuse(most)
+      : reuse && most <= SCRATCH_BYTES
+        ? scratchOf(most)
+        : new Uint8Array(most);
   let at = 0;
   for (const part of parts) {
     if (typeof part !== 'string') {

@@ -13,6 +13,22 @@ import { HttpError } from '../errors.js';
 import type { MockRequest } from '../http/message.js';
 import type { AccountStore } from '../store/store.js';
 
+/**
+ * The caller's account when the request's bearer token was verified before and still holds (no
+ * waiting, nothing made); `undefined` otherwise, for {@link authenticate} to decide and say why.
+ */
+export function knownCaller(
+  headers: MockRequest['headers'],
+  login: Login,
+  accounts: ReadonlyMap<string, AccountStore>,
+  nowMs: number,
+): AccountStore | undefined {
+  const header = readHeader(headers, 'authorization');
+  const token = header === undefined ? undefined : bearerToken(header);
+  const claims = token === undefined ? undefined : login.verifiedClaims(token, nowMs);
+  return claims === undefined ? undefined : accounts.get(claims.sub);
+}
+
 /** The caller's account for a request's bearer token; throws 401 otherwise. */
 export async function authenticate(
   headers: MockRequest['headers'],

@@ -178,7 +178,8 @@ export function parseJsonText(
   jsonBounds?: JsonBounds,
 ): unknown {
   if (text.trim() === '') return undefined;
-  const mediaProblem = checkJsonMediaType(contentType);
+  // The usual header needs no parsing: JSON, in UTF-8 (the default).
+  const mediaProblem = contentType === 'application/json' ? undefined : checkJsonMediaType(contentType);
   if (mediaProblem === 'missing' ? requireContentType : mediaProblem !== undefined) {
     const received =
       contentType === undefined ? 'no Content-Type' : `Content-Type: ${clip(contentType, 120)}`;

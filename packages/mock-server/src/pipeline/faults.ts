@@ -284,6 +284,11 @@ export class FaultBook {
    * injected answer (a status, or a dropped connection); else waits the delay added to every answer
    * and answers `undefined`, letting the request go on.
    */
+  /** Whether no fault waits and no delay is added: then neither stage has anything to do. */
+  get idle(): boolean {
+    return this.#faults.length === 0 && !this.#delayMs;
+  }
+
   async apply(method: string, path: string, requestId: string): Promise<MockResponse | undefined> {
     const fault = this.take(method, path);
     const injected = fault && (await injectedAnswer(fault, requestId));

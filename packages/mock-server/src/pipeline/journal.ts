@@ -255,6 +255,9 @@ function textBytes(text: string): number {
   return JOURNAL_STRING_OVERHEAD_BYTES + JOURNAL_BYTES_PER_CHAR * text.length;
 }
 
+/** {@link Journal}'s input text of a validated request whose parameters, query and body are all `{}`. */
+const EMPTY_INPUT_TEXT = '{"validated":true,"params":{},"query":{},"body":{}}';
+
 /**
  * What an entry kept as the JSON texts `head`, `body` and `input` is counted as, bytes: two per
  * character of each text, 32 per text and 128 per entry; at least what it takes in the heap.
@@ -422,6 +425,8 @@ export class Journal {
     const bodyText = marker ?? this.#bodyText({ value: input.body });
     const params = redactedText(input.params ?? {});
     const query = redactedText(input.query ?? {});
+    // The usual inputs of a search without filters: one text, not a new one per request.
+    if (params === '{}' && query === '{}' && bodyText === '{}') return EMPTY_INPUT_TEXT;
     return `{"validated":true,"params":${params},"query":${query}${bodyText === undefined ? '' : `,"body":${bodyText}`}}`;
   }
 

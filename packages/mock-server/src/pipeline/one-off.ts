@@ -446,23 +446,36 @@ export class OneOffStage {
 
   /**
    * The slot: the error `Prefer: code=` asks for (thrown), or the first matching one-off answer, or
-   * `undefined` to go on to the operation.
+   * `undefined` to go on to the operation. Answered at once (not a promise) for a request without
+   * `Prefer: code=`, which has nothing to wait for.
    */
-  async apply(
+  apply(
     request: MockRequest,
     route: ResolvedRoute,
     account: AccountStore | undefined,
     input: Pick<RouteInput, 'query' | 'body'>,
     requestId: string,
     rule: PreferHeaderRule = 'always',
-  ): Promise<MockResponse | undefined> {
+  ): Promise<MockResponse | undefined> | MockResponse | undefined {
     const code = preferredCode(request.headers);
-    if (code !== undefined) {
-      if (await this.#mayPrefer(request, rule)) {
-        const error = preferredError(route, code);
-        if (error) throw error;
-      } else this.#ignored.add(request);
-    }
+    // Without `Prefer: code=` nothing waits: the one-off answer, if any, at once.
+    if (code === undefined) return this.book.take(route.name, account?.account.id, input, requestId);
+    return this.#applyPreferred(request, route, account, input, requestId, rule, code);
+  }
+
+  async #applyPreferred(
+    request: MockRequest,
+    route: ResolvedRoute,
+    account: AccountStore | undefined,
+    input: Pick<RouteInput, 'query' | 'body'>,
+    requestId: string,
+    rule: PreferHeaderRule,
+    code: string,
+  ): Promise<MockResponse | undefined> {
+    if (await this.#mayPrefer(request, rule)) {
+      const error = preferredError(route, code);
+      if (error) throw error;
+    } else this.#ignored.add(request);
     return this.book.take(route.name, account?.account.id, input, requestId);
   }
 

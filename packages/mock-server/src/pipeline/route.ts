@@ -84,11 +84,31 @@ for (const definition of endpointList) {
 }
 
 /**
+ * The routes of templates without parameters, by path then method, resolved once: a path equal to
+ * such a template is matched by it before any template with a parameter (it is the most literal), so
+ * its route is the same object for every request (frozen, parameters `{}`). Bounded by the table.
+ */
+const literalRoutes = new Map<string, Map<string, ResolvedRoute>>();
+for (const [segments, routes] of routesBySegments) {
+  for (const { definition, path } of routes) {
+    if (path.literal !== segments) continue;
+    const byMethod = literalRoutes.get(path.template) ?? new Map<string, ResolvedRoute>();
+    byMethod.set(
+      definition.method,
+      Object.freeze({ name: definition.name as EndpointName, definition, params: Object.freeze({}) }),
+    );
+    literalRoutes.set(path.template, byMethod);
+  }
+}
+
+/**
  * The endpoint for `method` and `path`: of the endpoints whose path (or alias, {@link routeTemplates})
  * matches, the most literal ones (`/v2/guardrails/search` before `/v2/guardrails/{ruleId}`); 404 or
  * 405 (with `Allow`) otherwise.
  */
 export function resolveRoute(method: string, path: string): ResolvedRoute {
+  const literal = literalRoutes.get(path)?.get(method);
+  if (literal !== undefined) return literal;
   const candidates: Array<ResolvedRoute & { literal: number }> = [];
   const segments = path.split('/');
   for (const route of routesBySegments.get(segments.length) ?? []) {
