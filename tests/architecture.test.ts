@@ -72,6 +72,8 @@ const RECEIVER_LAYERS: Layers = [
   { layer: 'adapters', segments: ['node.ts', 'fetch.ts'] },
   // The core: verify(headers, rawBody).
   { layer: 'receiver', segments: ['receiver.ts'] },
+  // The key and shape of handle()'s steps, which the receiver offers and the Node adapter calls.
+  { layer: 'steps', segments: ['steps.ts'] },
   // Its parts: reading the body, credentials, the payload schema, test deliveries.
   { layer: 'parts', segments: ['body.ts', 'credentials.ts', 'schema.ts', 'testing.ts'] },
   // The schema's fast path: compiled schemas, made in the background after a type's first delivery;

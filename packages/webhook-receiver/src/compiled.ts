@@ -1,7 +1,7 @@
 /**
  * Compiled validators of the notification schemas: zod's `compile` generates one function per schema
  * (with `new Function`) that checks a value without zod's general machinery. `schema.ts` imports this
- * module lazily, after the first verified delivery of a type, so that the first delivery, and bundles
+ * module lazily, after the second verified delivery of a type, so that the first deliveries, and bundles
  * for runtimes that forbid `new Function` (Cloudflare Workers, a strict Content-Security-Policy), do not
  * pay for it.
  *

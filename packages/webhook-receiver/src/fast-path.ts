@@ -1,6 +1,6 @@
 /**
- * The fast path of delivery validation. Once a notification type has been verified, its schema is
- * compiled in the background (`compiled.ts`, imported lazily, in a timer after the delivery, about
+ * The fast path of delivery validation. Once a notification type has been verified twice, its schema
+ * is compiled in the background (`compiled.ts`, imported lazily, in a timer after the delivery, about
  * 4 ms once per type and process) and every later delivery of that type is checked by zod's
  * `validate` with the compiled schema: one generated function instead of zod's general machinery
  * and the part-by-part walk of `schema.ts`. A delivery the compiled schema refuses (zod stops at its
@@ -17,8 +17,15 @@ import { validate } from 'zod/mini';
 /** The compiled schema of each notification type compiled so far (at most one per known type). */
 const compiledByType = new Map<string, z.ZodMiniType>();
 
-/** The types whose compilation was asked for (once each; the callers pass known types only). */
-const requested = new Set<string>();
+/**
+ * How many deliveries of each type verified by the walk (the callers pass known types only: at most
+ * one entry per type). A type is compiled on its second: a process that verifies one delivery (a
+ * serverless function's) never pays for the compiler.
+ */
+const verified = new Map<string, number>();
+
+/** The deliveries of a type verified before its schema is compiled. */
+export const COMPILE_AFTER = 2;
 
 /** Compilations under way. */
 const pending = new Set<Promise<void>>();
@@ -35,15 +42,18 @@ export function passesCompiled(type: string, value: unknown): boolean {
 }
 
 /**
- * Compiles the schema of `type` in the background, once: the compiler module is imported, then the
+ * Counts a delivery of `type` verified by the walk; on the {@link COMPILE_AFTER}th, compiles the
+ * schema of `type` in the background, once: the compiler module is imported, then the
  * schema compiled in a timer (unref'd on Node), so that neither the delivery being answered nor the
  * process's exit waits for it. A failure (no chunk, code generation refused) keeps the walk.
  * @param type a known notification type.
  * @param schema its schema.
  */
 export function compileLater(type: string, schema: z.ZodMiniType): void {
-  if (requested.has(type)) return;
-  requested.add(type);
+  const count = (verified.get(type) ?? 0) + 1;
+  if (count > COMPILE_AFTER) return;
+  verified.set(type, count);
+  if (count < COMPILE_AFTER) return;
   const done: Promise<void> = import('./compiled.js')
     .then(
       ({ compileSchema }) =>
@@ -75,5 +85,5 @@ export async function compilationsSettled(): Promise<void> {
  */
 export function forgetCompiled(): void {
   compiledByType.clear();
-  requested.clear();
+  verified.clear();
 }

@@ -7,6 +7,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { BodyCollector, type BodyReadProblem, type RawBody } from '@iacm/sdk/contract';
 import type { WebhookReceiverLike, WebhookResponse } from './receiver.js';
+import { stepsOf } from './steps.js';
 
 /** A Node request, possibly after a framework's body parser set `body` (and `_body`, as body-parser does). */
 export type NodeRequest = IncomingMessage & {
@@ -40,46 +41,64 @@ const CONSUMED_HINT =
  * @param limit the largest body accepted, in bytes.
  */
 export function readNodeBody(req: NodeRequest, limit: number): Promise<RawBody | BodyReadProblem> {
+  return new Promise((resolve, reject) => collectNodeBody(req, limit, resolve, reject));
+}
+
+/**
+ * {@link readNodeBody} with callbacks: `onRead` gets the body (or why there is none) in the turn its
+ * last chunk arrives, `onError` what broke the connection. Exactly one of them is called.
+ */
+function collectNodeBody(
+  req: NodeRequest,
+  limit: number,
+  onRead: (read: RawBody | BodyReadProblem) => void,
+  onError: (error: unknown) => void,
+): void {
   if (req.body !== undefined || req._body === true) {
     const body = req.body;
-    if (typeof body === 'string' || body instanceof Uint8Array) return Promise.resolve(body);
-    return Promise.resolve({ problem: 'already_parsed', hint: PARSED_HINT });
+    onRead(
+      typeof body === 'string' || body instanceof Uint8Array
+        ? body
+        : { problem: 'already_parsed', hint: PARSED_HINT },
+    );
+    return;
   }
-  if (req.readableEnded) return Promise.resolve({ problem: 'already_parsed', hint: CONSUMED_HINT });
-  return new Promise((resolve, reject) => {
-    const body = new BodyCollector(limit);
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-    };
-    const onData = (chunk: Uint8Array | string) => {
-      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-      if (!body.add(bytes)) {
-        cleanup();
-        req.pause();
-        stoppedEarly.add(req);
-        resolve({ problem: 'too_large' });
-      }
-    };
-    const onEnd = () => {
+  if (req.readableEnded) {
+    onRead({ problem: 'already_parsed', hint: CONSUMED_HINT });
+    return;
+  }
+  const body = new BodyCollector(limit);
+  const cleanup = () => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onFailure);
+    req.off('close', onClose);
+  };
+  const onData = (chunk: Uint8Array | string) => {
+    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+    if (!body.add(bytes)) {
       cleanup();
-      resolve(body.bytes());
-    };
-    const onError = (error: unknown) => {
-      cleanup();
-      reject(error);
-    };
-    const onClose = () => {
-      cleanup();
-      reject(new Error('the connection closed before the request body ended'));
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
-  });
+      req.pause();
+      stoppedEarly.add(req);
+      onRead({ problem: 'too_large' });
+    }
+  };
+  const onEnd = () => {
+    cleanup();
+    onRead(body.bytes());
+  };
+  const onFailure = (error: unknown) => {
+    cleanup();
+    onError(error);
+  };
+  const onClose = () => {
+    cleanup();
+    onError(new Error('the connection closed before the request body ended'));
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onFailure);
+  req.on('close', onClose);
 }
 
 /**
@@ -108,13 +127,47 @@ function writeNodeResponse(req: IncomingMessage, res: ServerResponse, answer: We
 export function createNodeMiddleware(
   receiver: WebhookReceiverLike,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  return async (req, res) => {
-    const answer = await receiver.handle({
-      method: req.method,
-      headers: req.headers,
-      body: (limit) => readNodeBody(req, limit),
+  const steps = stepsOf<WebhookResponse>(receiver);
+  if (steps === undefined) {
+    // A receiver without steps (another implementation of WebhookReceiverLike): its handle().
+    return async (req, res) => {
+      const answer = await receiver.handle({
+        method: req.method,
+        headers: req.headers,
+        body: (limit) => readNodeBody(req, limit),
+      });
+      writeNodeResponse(req, res, answer);
+    };
+  }
+  // handle()'s steps with callbacks: the answer is written in the turn the body's last chunk arrives
+  // (unless a handler returned a promise), without a promise per step (P5, docs/performance.md).
+  return (req, res) => {
+    const refusal = steps.head(req.method, req.headers);
+    if (refusal !== undefined) {
+      // After the parser's turn, as handle() answers: a request without a body is complete by then,
+      // and keeps its connection (one whose body was not read is closed).
+      return Promise.resolve().then(() => writeNodeResponse(req, res, refusal));
+    }
+    return new Promise<void>((resolve, reject) => {
+      const write = (answer: WebhookResponse) => {
+        try {
+          writeNodeResponse(req, res, answer);
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      };
+      collectNodeBody(
+        req,
+        steps.maxBodyBytes,
+        (read) => {
+          const answer = steps.body(read);
+          if (answer instanceof Promise) answer.then(write, reject);
+          else write(answer);
+        },
+        (error) => write(steps.readFailed(error)),
+      );
     });
-    writeNodeResponse(req, res, answer);
   };
 }
 

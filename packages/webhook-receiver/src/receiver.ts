@@ -7,8 +7,10 @@
 import {
   type BodyReader,
   type BodyReadProblem,
+  boundBody,
   checkJsonBounds,
   checkJsonMediaType,
+  declaredLengthExceeds,
   type HeaderSource,
   isBodyReadProblem,
   MAX_LISTED_ISSUES,
@@ -32,6 +34,7 @@ import {
   type WebhookNotification,
   type WebhookPayloadByKind,
 } from './schema.js';
+import { RECEIVER_STEPS, type ReceiverSteps } from './steps.js';
 
 /** The default body size limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -196,6 +199,14 @@ export class WebhookReceiver {
     this.#challenge = hasBasic ? { 'www-authenticate': `Basic realm="${realm}", charset="UTF-8"` } : {};
     // Only the SHA-256 digests of the credentials are kept.
     this.#digests = digestCredentials(credentials);
+    // The steps of handle() for the Node adapter (steps.ts); not enumerable, not in the types.
+    const steps: ReceiverSteps<WebhookResponse> = {
+      maxBodyBytes,
+      head: (method, headers) => this.#head(method, headers),
+      body: (read) => this.#body(read, true),
+      readFailed: (cause) => this.#refuse(bodyReadFailed(cause)),
+    };
+    Object.defineProperty(this, RECEIVER_STEPS, { value: steps });
   }
 
   /**
@@ -257,28 +268,53 @@ export class WebhookReceiver {
    * @param request the method, the headers and the raw body (or a body reader).
    */
   handle(request: WebhookRequest): Promise<WebhookResponse> {
-    // The steps of #verify, with one promise (the body's) rather than an async function per step:
-    // the head is checked before the body is read, and the answer is made as soon as the body is in.
-    let read: Promise<RawBody | BodyReadProblem>;
+    // The steps of #verify, with one promise at most (a reader's) rather than an async function per
+    // step: the head is checked before the body is read, and the answer is made once the body is in.
     try {
-      this.#checkHead(request);
-      read = readBoundedBody(request.body, readHeader(request.headers, 'content-length'), this.maxBodyBytes);
+      const refusal = this.#head(request.method, request.headers);
+      if (refusal !== undefined) return Promise.resolve(refusal);
+      const body = request.body;
+      if (typeof body !== 'function') return Promise.resolve(this.#body(body, false));
+      let read: Promise<unknown>;
+      try {
+        read = Promise.resolve(body(this.maxBodyBytes));
+      } catch (error) {
+        return Promise.resolve(this.#refuse(bodyReadFailed(error)));
+      }
+      return read.then(
+        (value) => this.#body(value, true),
+        (error: unknown) => this.#refuse(bodyReadFailed(error)),
+      );
     } catch (error) {
       return Promise.resolve(this.#refuseThrown(error));
     }
-    const fromReader = typeof request.body === 'function';
-    return read.then(
-      (body) => {
-        let notification: WebhookNotification;
-        try {
-          notification = this.#checkBody(body, fromReader);
-        } catch (error) {
-          return this.#refuseThrown(error);
-        }
-        return this.#dispatch(notification);
-      },
-      (error: unknown) => this.#refuse(bodyReadFailed(error)),
-    );
+  }
+
+  /**
+   * Steps 1 to 3, and step 4's declared `Content-Length` (refused before anything is read): the
+   * refusal to answer, or `undefined` when the body should be read.
+   */
+  #head(method: string | undefined, headers: HeaderSource): WebhookResponse | undefined {
+    try {
+      this.#checkHead(method, headers);
+      if (declaredLengthExceeds(readHeader(headers, 'content-length'), this.maxBodyBytes)) {
+        return this.#refuse(tooLarge(this.maxBodyBytes));
+      }
+    } catch (error) {
+      return this.#refuseThrown(error);
+    }
+    return undefined;
+  }
+
+  /** Steps 4 to 6 and the handlers, once the body (given, or what a reader answered) is in. */
+  #body(read: unknown, fromReader: boolean): WebhookResponse | Promise<WebhookResponse> {
+    let notification: WebhookNotification;
+    try {
+      notification = this.#checkBody(boundBody(read, fromReader, this.maxBodyBytes), fromReader);
+    } catch (error) {
+      return this.#refuseThrown(error);
+    }
+    return this.#dispatch(notification);
   }
 
   /**
@@ -375,7 +411,7 @@ export class WebhookReceiver {
   }
 
   async #verify(request: WebhookRequest): Promise<WebhookNotification> {
-    this.#checkHead(request);
+    this.#checkHead(request.method, request.headers);
     let read: RawBody | BodyReadProblem;
     try {
       read = await readBoundedBody(
@@ -390,22 +426,22 @@ export class WebhookReceiver {
   }
 
   /** Steps 1 to 3 of a delivery's checks (method, credentials, content type): throws the refusal. */
-  #checkHead(request: WebhookRequest): void {
+  #checkHead(method: string | undefined, headers: HeaderSource): void {
     // 1. Method.
-    if (request.method !== undefined && request.method.toUpperCase() !== 'POST') {
+    if (method !== undefined && method.toUpperCase() !== 'POST') {
       throw new WebhookError(
         'method_not_allowed',
-        `webhook deliveries are POST requests; this endpoint does not answer ${describeMethod(request.method)}`,
+        `webhook deliveries are POST requests; this endpoint does not answer ${describeMethod(method)}`,
         { headers: { allow: 'POST' } },
       );
     }
 
     // 2. Credentials: only 'ok' goes on; every other result, one this code does not know included, is refused.
-    const check = checkAuthorization(readHeader(request.headers, 'authorization'), this.#digests);
+    const check = checkAuthorization(readHeader(headers, 'authorization'), this.#digests);
     if (check !== 'ok') throw credentialsRefused(check, this.#challenge);
 
     // 3. Content type: the contract's rule (`application/json` or `application/<name>+json`, UTF-8).
-    const contentType = readHeader(request.headers, 'content-type');
+    const contentType = readHeader(headers, 'content-type');
     const mediaProblem = checkJsonMediaType(contentType);
     if (mediaProblem !== undefined) {
       throw new WebhookError(

@@ -226,7 +226,7 @@ function notificationOf(value: unknown): WebhookNotification {
  * delivery; anything else breaks the schema. Validation stops once `maxIssues` issues are found (the
  * work is linear in the body, and bounded by the cap when the body is bad): the envelope, each sample
  * and each drift are checked on their own, so that zod never reports every bad item of a long array.
- * Once a notification type has verified in this process, its compiled schema (`fast-path.ts`) checks
+ * Once a notification type has verified twice in this process, its compiled schema (`fast-path.ts`) checks
  * it first; a body it refuses is walked as above. Either way the payload is the parsed body itself.
  * @param value the parsed JSON body.
  * @param maxIssues the most issues to find. Default {@link MAX_LISTED_ISSUES} (100).

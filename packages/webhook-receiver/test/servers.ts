@@ -37,6 +37,13 @@ export const adapters: Record<string, (receiver: WebhookReceiver) => Promise<Run
     const server = createServer(createNodeMiddleware(receiver)).listen(0, '127.0.0.1');
     return { url: `${await listening(server)}/webhooks`, server, close: closing(server) };
   },
+  // The same middleware given only handle() (a receiver of another implementation): the path without
+  // the receiver's steps, which answers after handle()'s promise.
+  'node:http, handle() only': async (receiver) => {
+    const only = { handle: (request: Parameters<WebhookReceiver['handle']>[0]) => receiver.handle(request) };
+    const server = createServer(createNodeMiddleware(only)).listen(0, '127.0.0.1');
+    return { url: `${await listening(server)}/webhooks`, server, close: closing(server) };
+  },
   Express: async (receiver) => {
     const app = express();
     app.use('/webhooks', createExpressMiddleware(receiver));

@@ -238,9 +238,21 @@ export async function readBoundedBody(
   if (declaredLengthExceeds(contentLength, limit)) {
     return { problem: 'too_large' };
   }
-  const read: unknown = typeof body === 'function' ? await body(limit) : body;
+  const fromReader = typeof body === 'function';
+  return boundBody(fromReader ? await body(limit) : body, fromReader, limit);
+}
+
+/**
+ * Rule 3 of {@link readBoundedBody} alone, for a reader that calls back rather than returning a
+ * promise (the webhook receiver's Node adapter): what was read (or given) checked and counted.
+ * @param read the body given, or what a reader answered.
+ * @param fromReader whether a reader answered it (only a reader's answer is taken as a
+ *   {@link BodyReadProblem}).
+ * @param limit the largest body accepted, bytes.
+ */
+export function boundBody(read: unknown, fromReader: boolean, limit: number): RawBody | BodyReadProblem {
   if (read === undefined || read === null) return '';
-  if (typeof body === 'function' && isBodyReadProblem(read)) return read;
+  if (fromReader && isBodyReadProblem(read)) return read;
   if (typeof read !== 'string' && !(read instanceof Uint8Array) && !(read instanceof ArrayBuffer)) {
     return { problem: 'already_parsed' };
   }
@@ -248,10 +260,13 @@ export async function readBoundedBody(
 }
 
 /**
- * Whether a `Content-Length` is a plain decimal number (spaces around it allowed) over `limit`; none
+ * Rule 1 of {@link readBoundedBody} alone: whether a `Content-Length` is a plain decimal number
+ * (spaces around it allowed) over `limit`, so that the body is `too_large` before it is read; none
  * (`undefined`, which reads "undefined") is not a number.
+ * @param contentLength the request's `Content-Length` header, `undefined` when there is none.
+ * @param limit the largest body accepted, bytes.
  */
-function declaredLengthExceeds(contentLength: string | undefined, limit: number): boolean {
+export function declaredLengthExceeds(contentLength: string | undefined, limit: number): boolean {
   // Disjoint classes, anchored: linear.
   return /^\s*\d+\s*$/.test(String(contentLength)) && Number(contentLength) > limit;
 }
