@@ -42,6 +42,9 @@ const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
   --warmup <n>          warm-up requests per row and round, not measured (default 200, P4 at most 20;
                         smoke 10): enough for V8 to optimise the request path before it is measured
   --concurrency <n>     requests in flight for the throughput rows, P1 and P5 (default 10)
+  --rate <n>            P1 and P5: send the requests at this fixed rate, per second (0: as fast as each
+                        connection gets its answers), so that subject and baseline see the same arrivals
+                        (default 0)
   --rounds <n>          alternating rounds of subject and baseline in the ratio rows (default 9; smoke 1);
                         a ratio is the median of the rounds' ratios
   --row-seconds <n>     P4: stop a row after this many seconds even before --requests (default 30; smoke 15)
@@ -61,6 +64,7 @@ const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
  * @typedef {object} Context
  * @property {boolean} smoke
  * @property {number} requests
+ * @property {number | undefined} rate P1 and P5's fixed request rate per second (`undefined`: closed loop)
  * @property {number} serverRequests measured requests per round of the servers' rows (P1, P5): 4 x `requests`
  * @property {number} warmup
  * @property {number} concurrency
@@ -81,6 +85,7 @@ function parseArgs(argv) {
     requests: smoke ? 50 : 500,
     warmup: smoke ? 10 : 200,
     concurrency: 10,
+    rate: 0,
     rounds: smoke ? 1 : 9,
     rowSeconds: smoke ? 15 : 30,
     workspaces: smoke ? 2000 : 100_000,
@@ -95,6 +100,7 @@ function parseArgs(argv) {
     '--requests': ['requests', 1, 1_000_000],
     '--warmup': ['warmup', 0, 100_000],
     '--concurrency': ['concurrency', 1, 1000],
+    '--rate': ['rate', 0, 1_000_000],
     '--rounds': ['rounds', 1, 100],
     '--row-seconds': ['rowSeconds', 1, 3600],
     '--workspaces': ['workspaces', 0, 100_000],
@@ -279,6 +285,7 @@ async function main() {
     smoke: options.smoke,
     requests: options.requests,
     serverRequests: options.requests * 4,
+    rate: options.rate > 0 ? options.rate : undefined,
     warmup: options.warmup,
     concurrency: options.concurrency,
     rounds: options.rounds,

@@ -65,6 +65,7 @@ export async function run(ctx) {
         requests: ctx.serverRequests,
         warmup: ctx.warmup,
         concurrency: ctx.concurrency,
+        rate: ctx.rate,
       };
       const { a, b } = await alternate(
         ctx.rounds,

@@ -17,6 +17,10 @@ import { max, mean, percentile } from './stats.mjs';
  * @property {number} [maxSeconds] stop measuring after this long, even before `requests` (default: none)
  * @property {number} [warmupMaxSeconds] stop warming up after this long (default: none)
  * @property {number} [expectStatus] the status every answer must have (default 200)
+ * @property {number} [rate] an open-loop request rate, requests per second over all connections: request
+ *   k of a phase is sent at the phase's start + k / rate (or as soon as a connection is free after that),
+ *   so that the server sees the same arrivals whatever its speed (default: none, each connection sends
+ *   its next request as soon as the answer arrives)
  * @property {() => Promise<void>} [beforeMeasured] called after the warm-up, before the measured
  *   requests (a server's CPU time is read there, so that the warm-up's JIT and first-use work is not
  *   counted)
@@ -164,11 +168,15 @@ export async function load(options) {
     () => new Connection(target, request, expectStatus),
   );
   let bytes = 0;
+  const intervalMs = options.rate === undefined ? 0 : 1000 / options.rate;
   const run = async (count, latencies, deadline) => {
     let issued = 0;
+    const phaseStart = performance.now();
     const worker = async (connection) => {
       while (issued < count && performance.now() < deadline) {
+        const due = phaseStart + issued * intervalMs;
         issued++;
+        if (intervalMs > 0) await until(due);
         const answer = await connection.send().catch((error) => {
           throw new Error(`${method} ${target.pathname}: ${error.message}`);
         });
@@ -200,6 +208,20 @@ export async function load(options) {
     };
   } finally {
     for (const connection of connections) connection.close();
+  }
+}
+
+/**
+ * Resolves at `due` (a `performance.now()` time): a timer while more than 2 ms remain, then
+ * `setImmediate` turns (the load generator has a core of its own, so the spinning weighs on no
+ * measured process).
+ * @param {number} due
+ */
+async function until(due) {
+  for (;;) {
+    const left = due - performance.now();
+    if (left <= 0) return;
+    await new Promise((resolve) => (left > 2 ? setTimeout(resolve, left - 1) : setImmediate(resolve)));
   }
 }
 
