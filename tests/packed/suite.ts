@@ -224,7 +224,7 @@ export function lineSuite(line: Line): void {
           join(dir, 'node_modules', '.bin', 'jest'),
           ['--ci', '--maxWorkers=2', '--json', '--outputFile=jest-report.json'],
           // Jest's documented switch for ESM: with it, Jest 30 on Node >= 24.9 require()s ESM-only
-          // packages (ky, msw 3) natively.
+          // packages (msw 3) natively.
           { cwd: dir, env: { ...env, NODE_OPTIONS: '--experimental-vm-modules' }, timeoutMs: 120_000 },
         );
         const output = `${ran.stdout}\n${ran.stderr}`;

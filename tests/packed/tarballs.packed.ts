@@ -54,7 +54,7 @@ describe.each(packages)('the packed tarball of @iacm/%s', (name) => {
     expect(broken).toEqual([]);
   });
 
-  it('promises the Node versions the CJS build works on (require() of ESM-only ky: 20.19+, 22.12+)', () => {
+  it('promises the Node versions of the toolkit (require() of ESM-only msw 3 by the mock: 20.19+, 22.12+)', () => {
     expect(manifest.engines.node).toBe('^20.19.0 || >=22.12.0');
   });
 });

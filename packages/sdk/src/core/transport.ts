@@ -1,4 +1,3 @@
-import ky, { type Options as KyOptions, TimeoutError } from 'ky';
 import type * as z from 'zod/mini';
 import type { LoginResponse } from '../contract/auth.js';
 import {
@@ -23,6 +22,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from './errors.js';
+import { type Exchange, send, TimeoutError } from './exchange.js';
 import { LOG_LEVELS, type Logger, leveledLogger } from './logger.js';
 import {
   checkRequestOptions,
@@ -139,7 +139,7 @@ export class Transport {
   /** Whether debug lines are logged: their text is built only then. */
   readonly #debug: boolean;
   /**
-   * The `fetch` ky calls, made once: called as a plain function (browsers refuse a `fetch` called as
+   * The `fetch` the transport calls, made once: called as a plain function (browsers refuse a `fetch` called as
    * a method of another object), and the global one looked up at each call, so that one MSW
    * installed after the client was created is used.
    */
@@ -242,17 +242,13 @@ export class Transport {
       const started = Date.now();
       let response: Response;
       try {
-        const kyOptions: KyOptions = {
+        const exchange: { -readonly [K in keyof Exchange]: Exchange[K] } = {
           method: endpoint.method,
           headers,
-          timeout,
-          retry: 0,
-          throwHttpErrors: false,
-          fetch: this.#fetch,
         };
-        if (endpoint.hasBody) kyOptions.body = JSON.stringify(input.body ?? {});
-        if (signal) kyOptions.signal = signal;
-        response = await ky(url, kyOptions);
+        if (endpoint.hasBody) exchange.body = JSON.stringify(input.body ?? {});
+        if (signal) exchange.signal = signal;
+        response = await send(this.#fetch, url, exchange, timeout);
       } catch (error) {
         const cause = withoutRequest(error);
         if (signal?.aborted) throw new APIUserAbortError(name, cause);
@@ -451,8 +447,8 @@ function issueWording(
 }
 
 /**
- * The error itself, or, for an error that holds the `request` it failed on (ky's `TimeoutError`),
- * a copy without it: the request's headers hold the bearer token, and no error the client throws
+ * The error itself, or, for an error that holds the `request` it failed on (as ky's `TimeoutError`
+ * did, and a custom `fetch` may), a copy without it: the request's headers hold the bearer token, and no error the client throws
  * may carry a credential, even when inspected in depth.
  */
 function withoutRequest(error: unknown): unknown {
