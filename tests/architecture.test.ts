@@ -76,10 +76,10 @@ const RECEIVER_LAYERS: Layers = [
   { layer: 'steps', segments: ['steps.ts'] },
   // Its parts: reading the body, credentials, the payload schema, test deliveries.
   { layer: 'parts', segments: ['body.ts', 'credentials.ts', 'schema.ts', 'testing.ts'] },
-  // The schema's fast path: compiled schemas, made in the background after a type's first delivery;
-  // below the schema that consults it, above the compiler it imports lazily.
+  // The schema's fast path: compiled schemas, made in a timer after a type's second delivery; below
+  // the schema that consults it, above the compiler it calls.
   { layer: 'fast-path', segments: ['fast-path.ts'] },
-  // zod's compiler, imported lazily by the fast path only (a chunk of its own).
+  // zod's compiler, called by the fast path only.
   { layer: 'compiler', segments: ['compiled.ts'] },
   // The SHA-256 the credential check compares digests with: plain computation, imports nothing.
   { layer: 'digest', segments: ['sha256.ts'] },

@@ -1,18 +1,19 @@
 /**
  * The fast path of delivery validation. Once a notification type has been verified twice, its schema
- * is compiled in the background (`compiled.ts`, imported lazily, in a timer after the delivery, about
- * 4 ms once per type and process) and every later delivery of that type is checked by zod's
- * `validate` with the compiled schema: one generated function instead of zod's general machinery
- * and the part-by-part walk of `schema.ts`. A delivery the compiled schema refuses (zod stops at its
- * first issue) goes through the walk, which lists the issues as before. Where code generation is not
- * allowed (zod's `jitless` setting, Cloudflare Workers, a strict Content-Security-Policy) every
- * delivery takes the walk.
+ * is compiled (`compiled.ts`, in a timer after the delivery: about 4 ms once per type and process)
+ * and every later delivery of that type is checked by zod's `validate` with the compiled schema: one
+ * generated function instead of zod's general machinery and the part-by-part walk of `schema.ts`. A
+ * delivery the compiled schema refuses (zod stops at its first issue) goes through the walk, which
+ * lists the issues as before. Where code generation is not allowed (zod's `jitless` setting,
+ * Cloudflare Workers, a strict Content-Security-Policy) every delivery takes the walk. A process that
+ * verifies a single delivery of a type (a serverless function's) never compiles it.
  *
  * @module
  */
 
 import type * as z from 'zod/mini';
 import { validate } from 'zod/mini';
+import { compileSchema } from './compiled.js';
 
 /** The compiled schema of each notification type compiled so far (at most one per known type). */
 const compiledByType = new Map<string, z.ZodMiniType>();
@@ -43,9 +44,8 @@ export function passesCompiled(type: string, value: unknown): boolean {
 
 /**
  * Counts a delivery of `type` verified by the walk; on the {@link COMPILE_AFTER}th, compiles the
- * schema of `type` in the background, once: the compiler module is imported, then the
- * schema compiled in a timer (unref'd on Node), so that neither the delivery being answered nor the
- * process's exit waits for it. A failure (no chunk, code generation refused) keeps the walk.
+ * schema of `type`, once, in a timer (unref'd on Node), so that neither the delivery being answered
+ * nor the process's exit waits for it. A refusal (code generation not allowed) keeps the walk.
  * @param type a known notification type.
  * @param schema its schema.
  */
@@ -54,20 +54,18 @@ export function compileLater(type: string, schema: z.ZodMiniType): void {
   if (count > COMPILE_AFTER) return;
   verified.set(type, count);
   if (count < COMPILE_AFTER) return;
-  const done: Promise<void> = import('./compiled.js')
-    .then(
-      ({ compileSchema }) =>
-        new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            const compiled = compileSchema(schema);
-            if (compiled !== undefined) compiledByType.set(type, compiled);
-            resolve();
-          }, 0) as { unref?: () => void };
-          timer.unref?.();
-        }),
-    )
-    .catch(() => {})
-    .finally(() => pending.delete(done));
+  const done = new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        const compiled = compileSchema(schema);
+        if (compiled !== undefined) compiledByType.set(type, compiled);
+      } finally {
+        pending.delete(done);
+        resolve();
+      }
+    }, 0) as { unref?: () => void };
+    timer.unref?.();
+  });
   pending.add(done);
 }
 
