@@ -20,6 +20,7 @@ import { fuzzRuns, fuzzSeed } from '../../../tests/support/fuzz.js';
 import { compileSchema } from '../src/compiled.js';
 import { COMPILE_AFTER, compilationsSettled, forgetCompiled, passesCompiled } from '../src/fast-path.js';
 import { type NotificationType, parseDelivery } from '../src/schema.js';
+import { replaced } from './helpers.js';
 
 const TYPES = WEBHOOK_KINDS.filter((kind): kind is NotificationType => kind !== 'test');
 
@@ -37,18 +38,6 @@ async function bothPaths(value: unknown): Promise<{ walked: unknown; compiled: u
   const walked = parseDelivery(value);
   await compileAll();
   return { walked, compiled: parseDelivery(value) };
-}
-
-/** The value with the member at `path` replaced by `by` (a copy; the input is not changed). */
-function replaced(value: unknown, path: readonly (string | number)[], by: unknown): unknown {
-  if (path.length === 0) return by;
-  const [head, ...rest] = path as [string | number, ...(string | number)[]];
-  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<
-    string | number,
-    unknown
-  >;
-  copy[head] = replaced(copy[head], rest, by);
-  return copy;
 }
 
 beforeEach(() => forgetCompiled());

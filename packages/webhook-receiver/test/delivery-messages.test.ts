@@ -6,19 +6,7 @@
 import { generateNotification } from '@iacm/webhook-receiver';
 import { describe, expect, it } from 'vitest';
 import { parseDelivery } from '../src/schema.js';
-
-/** The value with the member at `path` replaced (or removed, for `undefined`). */
-function replaced(value: unknown, path: readonly (string | number)[], by: unknown): unknown {
-  if (path.length === 0) return by;
-  const [head, ...rest] = path as [string | number, ...(string | number)[]];
-  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<
-    string | number,
-    unknown
-  >;
-  if (rest.length === 0 && by === undefined) delete copy[head];
-  else copy[head] = replaced(copy[head], rest, by);
-  return copy;
-}
+import { replaced } from './helpers.js';
 
 describe('a broken delivery', () => {
   const drift = generateNotification('Drift');
