@@ -137,6 +137,14 @@ class Column<A extends ColumnArray> {
     this.#data[this.#length++] = value;
   }
 
+  /** Makes room for `capacity` values in all (one allocation, instead of doubling as values come). */
+  reserve(capacity: number): void {
+    if (capacity <= this.#data.length) return;
+    const next = this.#make(capacity);
+    next.set(this.#data.subarray(0, this.#length));
+    this.#data = next;
+  }
+
   /** Inserts a value at `at`, moving the later ones up. */
   insert(at: number, value: number): void {
     if (this.#length === this.#data.length) this.#grow();

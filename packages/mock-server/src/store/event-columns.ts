@@ -30,11 +30,18 @@ export interface EventSink {
   /** The code of `value` in `field`'s dictionary (`account` for `account_id`). */
   code(field: EventField | 'account', value: string): number;
   /**
+   * The code of an attribute list (a frozen list, shared by the events given its code; lists of the
+   * same keys and values get the same code, and events read the first of them).
+   */
+  list(attributes: readonly EventAttribute[]): number;
+  /**
    * Adds an event: `words` holds the id's four words (`IdFactory.uuidText`) then the
    * `mutation_id`'s two (`IdFactory.mutationText`); `codes` the codes of the account, integration,
-   * event type, provider, asset id, asset type and mutation type, in that order; `time` is epoch ms.
+   * event type, provider, asset id, asset type and mutation type, in that order; `time` is epoch ms
+   * (newest first is cheapest: the log's order is then made without a sort); `list` is the code of
+   * its attributes ({@link list}).
    */
-  add(words: Uint32Array, codes: Int32Array, time: number, attributes: EventAttribute[]): void;
+  add(words: Uint32Array, codes: Int32Array, time: number, list: number): void;
 }
 
 /** Slot kinds (see `EventColumns.#kinds`). */
@@ -205,20 +212,28 @@ export class EventColumns {
 
   /**
    * A sink for the seed generator (`store/seed/events.ts`): it adds seeded events as columns only
-   * (their objects are made when read, equal to the ones the generator would make).
+   * (their objects are made when read, equal to the ones the generator would make). With `expected`,
+   * every column makes room for that many more events at once (instead of doubling as they come).
    */
-  sink(): EventSink {
+  sink(expected = 0): EventSink {
     const columns = [this.#accountCodes, ...SEEDED_FIELDS.map((field) => this.#columns[field].codes)];
+    if (expected > 0) {
+      const slots = this.slots + expected;
+      for (const column of [this.#kinds, this.#listCodes, ...columns]) column.reserve(slots);
+      this.#words.reserve(slots * WORDS);
+      this.#time.reserve(slots);
+    }
     return {
       code: (field, value) =>
         field === 'account' ? this.#accounts.code(value) : this.#columns[field].dictionary.code(value),
-      add: (words, codes, time, attributes) => {
+      list: (attributes) => this.#listCode(attributes, false),
+      add: (words, codes, time, list) => {
         this.#kinds.push(SEEDED);
         this.#objects.push(undefined);
         for (let i = 0; i < WORDS; i++) this.#words.push((words[i] as number) | 0);
         this.#time.push(time);
         for (let i = 0; i < columns.length; i++) (columns[i] as IntColumn).push(codes[i] as number);
-        this.#listCodes.push(this.#listCode(attributes));
+        this.#listCodes.push(list);
       },
     };
   }
@@ -239,8 +254,12 @@ export class EventColumns {
     return slot;
   }
 
-  /** The code of an attribute list: shared lists by identity, others by their values. */
-  #listCode(attributes: readonly EventAttribute[]): number {
+  /**
+   * The code of an attribute list: shared lists by identity, others by their values. `byIdentity`:
+   * whether to remember a frozen list by identity for later events (the seed generator remembers
+   * its lists' codes itself).
+   */
+  #listCode(attributes: readonly EventAttribute[], byIdentity = true): number {
     let code = this.#listByIdentity.get(attributes);
     if (code !== undefined) return code;
     const values = attributes.map((a) => a.value);
@@ -252,7 +271,7 @@ export class EventColumns {
       this.#listValues.push(values.filter((v) => !isInternalId(v)).map((v) => v.toLowerCase()));
     }
     // Only frozen lists are shared safely by identity (an unfrozen one could change after it was coded).
-    if (Object.isFrozen(attributes)) this.#listByIdentity.set(attributes, code);
+    if (byIdentity && Object.isFrozen(attributes)) this.#listByIdentity.set(attributes, code);
     return code;
   }
 

@@ -110,9 +110,9 @@ export class EventLog {
    * (their objects are made when read, equal to the ones the generator would make). Call
    * {@link seal} once all are added.
    */
-  seeder(): EventSink {
+  seeder(expected = 0): EventSink {
     this.#own();
-    return this.#columns.sink();
+    return this.#columns.sink(expected);
   }
 
   /** Orders the events added through {@link seeder}. */
@@ -346,21 +346,45 @@ export class EventLog {
   #sortOrder(): void {
     const columns = this.#columns;
     const times = columns.times;
+    const n = columns.slots;
+    if (columns.holes === 0 && newestFirst(times, n)) {
+      // Seeded events come newest first: the ascending order is the slots backwards, and only runs
+      // of equal times (rare) are sorted, by id.
+      const order = new IntColumn(n);
+      for (let slot = n - 1; slot >= 0; slot--) order.push(slot);
+      const data = order.data;
+      for (let i = 0; i < n; ) {
+        const time = times[data[i] as number] as number;
+        let end = i + 1;
+        while (end < n && times[data[end] as number] === time) end++;
+        if (end - i > 1) data.set(Array.from(data.subarray(i, end)).sort(this.#byOrder), i);
+        i = end;
+      }
+      this.#order = order;
+      return;
+    }
     const slots: number[] = [];
     for (let slot = 0; slot < columns.slots; slot++) if (!columns.isHole(slot)) slots.push(slot);
-    slots.sort((a, b) => {
-      const ta = times[a] as number;
-      const tb = times[b] as number;
-      if (ta !== tb) return ta - tb;
-      // Ties in time are rare: ids are made only for them.
-      const ia = this.#columns.idOf(a);
-      const ib = this.#columns.idOf(b);
-      return ia > ib ? -1 : ia < ib ? 1 : 0;
-    });
+    slots.sort(this.#byOrder);
     const order = new IntColumn(slots.length);
     for (const slot of slots) order.push(slot);
     this.#order = order;
   }
+
+  /**
+   * The log's order of two slots: ascending by time, then descending by id; slots of equal time and
+   * id keep their insertion order (as a stable sort of the slots leaves them).
+   */
+  readonly #byOrder = (a: number, b: number): number => {
+    const times = this.#columns.times;
+    const ta = times[a] as number;
+    const tb = times[b] as number;
+    if (ta !== tb) return ta - tb;
+    // Ties in time are rare: ids are made only for them.
+    const ia = this.#columns.idOf(a);
+    const ib = this.#columns.idOf(b);
+    return ia > ib ? -1 : ia < ib ? 1 : a - b;
+  };
 
   /** Compacts the columns (`EventColumns.compact`) and renumbers the order's slots (it holds no holes). */
   #compact(): void {
@@ -368,6 +392,12 @@ export class EventLog {
     const order = this.#order.data;
     for (let i = 0; i < this.#order.length; i++) order[i] = renumber[order[i] as number] as number;
   }
+}
+
+/** Whether the first `n` times never increase (events added newest first). */
+function newestFirst(times: Float64Array, n: number): boolean {
+  for (let i = 1; i < n; i++) if ((times[i] as number) > (times[i - 1] as number)) return false;
+  return true;
 }
 
 /** The facet answer of one field: how many distinct values were counted, and the top `size`. */

@@ -56,6 +56,12 @@ export class IdFactory {
     return { mask: this.#mask, objects: this.#objects, uuids: this.#uuids };
   }
 
+  /** Writes the two counters of {@link state} (objects, then UUIDs) into `out` at `at`. */
+  saveCounters(out: Float64Array, at: number): void {
+    out[at] = this.#objects;
+    out[at + 1] = this.#uuids;
+  }
+
   /** A factory that continues exactly where the one whose {@link state} this is stood. */
   static fromState(state: IdState): IdFactory {
     const factory = new IdFactory({ next: () => state.mask / 0x100000000 } as Random);

@@ -6,10 +6,12 @@ export type RandomState = readonly [number, number, number, number];
  * seed always yields the same data, on every platform.
  */
 export class Random {
-  #a: number;
-  #b: number;
-  #c: number;
-  #d: number;
+  /**
+   * The four state words, as 32-bit integers in a typed array: every step is 32-bit arithmetic, so
+   * no step allocates (numbers in object fields above 2^30 would be boxed on the heap, and the seed
+   * draws tens of millions of numbers).
+   */
+  readonly #s = new Int32Array(4);
 
   /** Creates a generator from a numeric or string seed. */
   constructor(seed: number | string) {
@@ -25,38 +27,45 @@ export class Random {
       h ^= h >>> 16;
       return h >>> 0;
     };
-    this.#a = next();
-    this.#b = next();
-    this.#c = next();
-    this.#d = next();
+    const s = this.#s;
+    s[0] = next();
+    s[1] = next();
+    s[2] = next();
+    s[3] = next();
     for (let i = 0; i < 12; i++) this.next();
   }
 
   /** The generator's state: four 32-bit words (what {@link Random.fromState} takes back). */
   state(): RandomState {
-    return [this.#a >>> 0, this.#b >>> 0, this.#c >>> 0, this.#d >>> 0];
+    const s = this.#s;
+    return [(s[0] as number) >>> 0, (s[1] as number) >>> 0, (s[2] as number) >>> 0, (s[3] as number) >>> 0];
+  }
+
+  /** Writes the four words of {@link state} into `out` at `at` (as 32-bit integers: `>>> 0` reads them back). */
+  saveState(out: Int32Array, at: number): void {
+    out.set(this.#s, at);
   }
 
   /** A generator that continues exactly where the one whose {@link state} this is stood. */
   static fromState(state: RandomState): Random {
     const rng = new Random(0);
-    [rng.#a, rng.#b, rng.#c, rng.#d] = state;
+    rng.#s.set(state);
     return rng;
   }
 
   /** A float in [0, 1). */
   next(): number {
-    this.#a >>>= 0;
-    this.#b >>>= 0;
-    this.#c >>>= 0;
-    this.#d >>>= 0;
-    let t = (this.#a + this.#b) | 0;
-    this.#a = this.#b ^ (this.#b >>> 9);
-    this.#b = (this.#c + (this.#c << 3)) | 0;
-    this.#c = (this.#c << 21) | (this.#c >>> 11);
-    this.#d = (this.#d + 1) | 0;
-    t = (t + this.#d) | 0;
-    this.#c = (this.#c + t) | 0;
+    // sfc32, in 32-bit integer arithmetic (the words are kept modulo 2^32).
+    const s = this.#s;
+    const a = s[0] as number;
+    const b = s[1] as number;
+    const c = s[2] as number;
+    const d = ((s[3] as number) + 1) | 0;
+    s[0] = b ^ (b >>> 9);
+    s[1] = (c + (c << 3)) | 0;
+    s[3] = d;
+    const t = (((a + b) | 0) + d) | 0;
+    s[2] = (((c << 21) | (c >>> 11)) + t) | 0;
     return (t >>> 0) / 4294967296;
   }
 

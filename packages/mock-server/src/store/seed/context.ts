@@ -5,7 +5,6 @@
 import type {
   ChangedFileType,
   CiTool,
-  EventAttribute,
   GuardrailRule,
   StackProvider,
   StackStatus,
@@ -103,8 +102,11 @@ export interface ViolatingRun {
   /** The run (only what events name, so the runs themselves need not be kept). */
   run: Pick<WorkspaceRun, 'workspaceId' | 'runId'>;
   ruleIds: string[];
-  /** Attribute lists of guardrail violation events about this run, by rule id (made on first use). */
-  lists: Map<string, EventAttribute[]> | undefined;
+  /**
+   * Attribute lists of guardrail violation events about this run, by rule id (made on first use): their
+   * indices among the lists the account's events were given (`events.ts`).
+   */
+  lists: Map<string, number> | undefined;
 }
 
 /** The sizes of one account (see `accountPlan` in index.ts): the seed sizes but the account count. */
@@ -192,7 +194,7 @@ export class AccountContext {
   /** Runs that violated guardrails, for the violation events. */
   readonly violatingRuns: ViolatingRun[] = [];
   /** Attribute lists of guardrail violation events that name no run, by rule id. */
-  readonly ruleLists = new Map<string, EventAttribute[]>();
+  readonly ruleLists = new Map<string, number>();
   /** What a scene says of this account (none without a scene). */
   readonly pins: AccountPins | undefined;
 

@@ -24,23 +24,23 @@ export const HISTORY = 90 * DAY;
 /** How far back events go. */
 export const EVENT_WINDOW = 30 * DAY;
 
-const ISO_CODES = new Array<number>(24).fill(48);
-const ISO_DAYS = new Map<number, number[]>();
+/** Per day (epoch ms / {@link DAY}), the character codes of its `YYYY-MM-DDT` prefix. */
+const ISO_DAYS = new Map<number, Uint16Array>();
 
 /**
  * The API's timestamp form of epoch milliseconds: exactly `new Date(ms).toISOString()` (the date
- * part comes from it, once per day), built twice as fast, which matters for millions of records.
+ * part comes from it, once per day), built about three times as fast, which matters for millions of
+ * records. One `String.fromCharCode` call with the 24 codes as arguments makes only the string
+ * (through `apply` and an array, it allocated about ten times as much).
  */
 export function iso(value: number): string {
   const ms = Math.trunc(value);
   const day = Math.floor(ms / DAY);
-  let prefix = ISO_DAYS.get(day);
-  if (prefix === undefined) {
-    prefix = Array.from(new Date(day * DAY).toISOString().slice(0, 11), (c) => c.charCodeAt(0));
-    ISO_DAYS.set(day, prefix);
+  let p = ISO_DAYS.get(day);
+  if (p === undefined) {
+    p = Uint16Array.from(new Date(day * DAY).toISOString().slice(0, 11), (c) => c.charCodeAt(0));
+    ISO_DAYS.set(day, p);
   }
-  const codes = ISO_CODES;
-  for (let i = 0; i < 11; i++) codes[i] = prefix[i] as number;
   let rest = ms - day * DAY;
   const milli = rest % 1000;
   rest = (rest - milli) / 1000;
@@ -48,20 +48,32 @@ export function iso(value: number): string {
   rest = (rest - second) / 60;
   const minute = rest % 60;
   const hour = (rest - minute) / 60;
-  codes[11] = 48 + Math.floor(hour / 10);
-  codes[12] = 48 + (hour % 10);
-  codes[13] = 58;
-  codes[14] = 48 + Math.floor(minute / 10);
-  codes[15] = 48 + (minute % 10);
-  codes[16] = 58;
-  codes[17] = 48 + Math.floor(second / 10);
-  codes[18] = 48 + (second % 10);
-  codes[19] = 46;
-  codes[20] = 48 + Math.floor(milli / 100);
-  codes[21] = 48 + (Math.floor(milli / 10) % 10);
-  codes[22] = 48 + (milli % 10);
-  codes[23] = 90;
-  return String.fromCharCode.apply(null, codes);
+  return String.fromCharCode(
+    p[0] as number,
+    p[1] as number,
+    p[2] as number,
+    p[3] as number,
+    p[4] as number,
+    p[5] as number,
+    p[6] as number,
+    p[7] as number,
+    p[8] as number,
+    p[9] as number,
+    p[10] as number,
+    48 + ((hour / 10) | 0),
+    48 + (hour % 10),
+    58,
+    48 + ((minute / 10) | 0),
+    48 + (minute % 10),
+    58,
+    48 + ((second / 10) | 0),
+    48 + (second % 10),
+    46,
+    48 + ((milli / 100) | 0),
+    48 + (((milli / 10) | 0) % 10),
+    48 + (milli % 10),
+    90,
+  );
 }
 
 /** A weighted choice table, built once and sampled many times. */

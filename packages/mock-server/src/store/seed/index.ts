@@ -9,7 +9,7 @@
 
 import { resolveOptionGroup } from '../../errors/ranges.js';
 import { EventLog } from '../event-log.js';
-import { Random, type RandomState } from '../random.js';
+import { Random } from '../random.js';
 import type { RunSource } from '../runs.js';
 import { type AccountState, DEFAULT_SEED, DEFAULT_SIZES, type MockState, type SeedSizes } from '../state.js';
 import { accountRecord, generateIntegrations, generatePeople } from './accounts.js';
@@ -19,7 +19,7 @@ import { generateBackends, generateModules, generateStacks, stackRecords } from 
 import { assignGuardrails, generateRules } from './guardrails.js';
 import { IdFactory } from './helpers.js';
 import { SIZE_GROUP } from './limits.js';
-import { generateRuns, type RunReplay, replayRuns } from './runs.js';
+import { generateRuns, RunReplays, replayRuns } from './runs.js';
 import type { CheckedScene } from './scene.js';
 import { pinEvents, pinGuardrails, pinRules, pinStackRecords, pinWorkspaces } from './scene-pins.js';
 import { generateWorkspaces } from './workspaces.js';
@@ -131,14 +131,14 @@ function generateAccount(
   assignGuardrails(g);
   pinGuardrails(g);
   generateStacks(g);
-  const replays: RunReplay[] | undefined = lazy ? [] : undefined;
+  const replays = lazy ? new RunReplays(g.workspaces.length, g.shared.ids) : undefined;
   const { workspaces, runs } = generateRuns(g, replays);
   const stacks = stackRecords(g);
   pinStackRecords(g, stacks);
   const backends = generateBackends(g);
   const { modules, repositories } = generateModules(g);
   const log = lazy ? new EventLog() : undefined;
-  const events = generateEvents(g, log?.seeder());
+  const events = generateEvents(g, log?.seeder(plan.events));
   pinEvents(g, events);
   log?.seal();
   const state = {
@@ -161,29 +161,14 @@ function generateAccount(
  * bytes per workspace), and the account context the runs are made again in. What only the events
  * needed of the context is dropped.
  */
-function runSource(g: AccountContext, replays: readonly RunReplay[]): RunSource {
+function runSource(g: AccountContext, replays: RunReplays): RunSource {
   g.violatingRuns.length = 0;
   g.ruleLists.clear();
-  const n = replays.length;
-  const positions = new Int32Array(n);
-  const words = new Uint32Array(n * 4);
-  const counters = new Float64Array(n * 2);
-  const mask = replays[0]?.ids.mask ?? 0;
-  replays.forEach((replay, i) => {
-    positions[i] = replay.workspace;
-    words.set(replay.rng, i * 4);
-    counters[i * 2] = replay.ids.objects;
-    counters[i * 2 + 1] = replay.ids.uuids;
-  });
-  return {
-    workspaceIds: replays.map((replay) => (g.workspaces[replay.workspace] as { id: string }).id),
-    replay: (i) =>
-      replayRuns(g, {
-        workspace: positions[i] as number,
-        rng: [words[i * 4], words[i * 4 + 1], words[i * 4 + 2], words[i * 4 + 3]] as unknown as RandomState,
-        ids: { mask, objects: counters[i * 2] as number, uuids: counters[i * 2 + 1] as number },
-      }),
-  };
+  const workspaceIds: string[] = [];
+  for (let i = 0; i < replays.length; i++) {
+    workspaceIds.push((g.workspaces[replays.position(i)] as { id: string }).id);
+  }
+  return { workspaceIds, replay: (i) => replayRuns(g, replays.at(i)) };
 }
 
 /**

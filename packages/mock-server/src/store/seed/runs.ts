@@ -99,7 +99,7 @@ function workspaceRuns(
   const start = ws.createdAt + 10 * MINUTE;
   const end = SEED_EPOCH - 15 * MINUTE;
   const slot = (end - start) / Math.max(count, 1);
-  const runs: WorkspaceRun[] = [];
+  const runs: WorkspaceRun[] = build ? [] : NOT_BUILT;
   let newest: RunDraws | undefined;
   let lastApply: number | undefined;
   for (let k = 0; k < count; k++) {
@@ -125,27 +125,102 @@ export function replayRuns(g: AccountContext, replay: RunReplay): WorkspaceRun[]
 }
 
 /**
+ * Replay points of an account's workspaces that have runs ({@link RunReplay}s), packed in typed
+ * arrays as {@link generateRuns} records them (a few dozen bytes per workspace, no object each).
+ */
+export class RunReplays {
+  #count = 0;
+  #positions: Int32Array;
+  /** Per replay, the `runs` stream's four words. */
+  #words: Int32Array;
+  /** Per replay, the id factory's two counters. */
+  #counters: Float64Array;
+  readonly #mask: number;
+
+  /** Room for `capacity` replay points, of the id factory `ids`. */
+  constructor(capacity: number, ids: IdFactory) {
+    this.#positions = new Int32Array(capacity);
+    this.#words = new Int32Array(capacity * 4);
+    this.#counters = new Float64Array(capacity * 2);
+    this.#mask = ids.state().mask;
+  }
+
+  /** How many replay points there are. */
+  get length(): number {
+    return this.#count;
+  }
+
+  /** Records where `rng` and `ids` stand before the runs of the workspace at `position`. */
+  add(position: number, rng: Random, ids: IdFactory): void {
+    const i = this.#count++;
+    this.#positions[i] = position;
+    rng.saveState(this.#words, i * 4);
+    ids.saveCounters(this.#counters, i * 2);
+  }
+
+  /** Forgets the last replay point recorded (its workspace had no runs). */
+  drop(): void {
+    this.#count -= 1;
+  }
+
+  /** Drops the room left over once all are recorded. */
+  trim(): void {
+    const n = this.#count;
+    this.#positions = this.#positions.slice(0, n);
+    this.#words = this.#words.slice(0, n * 4);
+    this.#counters = this.#counters.slice(0, n * 2);
+  }
+
+  /** The workspace position of replay point `i`. */
+  position(i: number): number {
+    return this.#positions[i] as number;
+  }
+
+  /** Replay point `i`. */
+  at(i: number): RunReplay {
+    const words = this.#words;
+    const counters = this.#counters;
+    return {
+      workspace: this.#positions[i] as number,
+      rng: [
+        (words[i * 4] as number) >>> 0,
+        (words[i * 4 + 1] as number) >>> 0,
+        (words[i * 4 + 2] as number) >>> 0,
+        (words[i * 4 + 3] as number) >>> 0,
+      ],
+      ids: { mask: this.#mask, objects: counters[i * 2] as number, uuids: counters[i * 2 + 1] as number },
+    };
+  }
+}
+
+/**
  * The account's runs, and the workspace records that summarise them. With `replays`, the runs are
  * not kept: each workspace that has runs gets a {@link RunReplay} there instead, and `runs` is empty.
  */
 export function generateRuns(
   g: AccountContext,
-  replays?: RunReplay[],
+  replays?: RunReplays,
 ): { workspaces: WorkspaceSummary[]; runs: WorkspaceRun[] } {
   const rng = g.rng('runs');
+  const n = g.workspaces.length;
   const workspaces: WorkspaceSummary[] = [];
   const runs: WorkspaceRun[] = [];
   const strictRules = strictRulesOf(g);
-  g.workspaces.forEach((ws, index) => {
-    const before = replays ? { rng: rng.state(), ids: g.shared.ids.state() } : undefined;
-    // Stored lazily, the runs are only drawn (for the summary and the streams); `replayRuns` builds them.
-    const made = workspaceRuns(g, rng, g.shared.ids, ws, strictRules, g.violatingRuns, !replays);
-    g.shared.progress?.add();
-    if (replays && before) {
-      if (made.count > 0) replays.push({ workspace: index, ...before });
+  const ids = g.shared.ids;
+  const progress = g.shared.progress;
+  for (let index = 0; index < n; index++) {
+    const ws = g.workspaces[index] as WsInfo;
+    // Stored lazily, the runs are only drawn (for the summary and the streams); `replayRuns` builds
+    // them from the point recorded here, kept only for a workspace that has runs.
+    if (replays) replays.add(index, rng, ids);
+    const made = workspaceRuns(g, rng, ids, ws, strictRules, g.violatingRuns, !replays);
+    progress?.add();
+    if (replays) {
+      if (made.count === 0) replays.drop();
     } else for (const run of made.runs) runs.push(run);
     workspaces.push(workspaceRecord(g, rng, ws, made));
-  });
+  }
+  replays?.trim();
   return { workspaces, runs };
 }
 
@@ -158,6 +233,7 @@ interface RunDraws {
   title: string;
   owner: { summary: WorkspaceRun['ownerSummary'] };
   commitId: string;
+  /** The build number as text (empty when the run is not built and failed no guardrail). */
   buildId: string;
   /** Plan start, plan end, apply start, apply end and last update (epoch ms). */
   start: number;
@@ -219,11 +295,9 @@ function drawRun(
   let commitId = '';
   if (build) commitId = rng.hex(7);
   else rng.next();
-  const buildId = String(
-    LARGE_BUILD_IDS.has(ws.runner)
-      ? c.buildBase + k * rng.int(50_000, 4_000_000)
-      : c.buildBase + k * rng.int(1, 6),
-  );
+  const buildNumber = LARGE_BUILD_IDS.has(ws.runner)
+    ? c.buildBase + k * rng.int(50_000, 4_000_000)
+    : c.buildBase + k * rng.int(1, 6);
 
   // Task timing, scaled down to fit the run's slot.
   const planDuration =
@@ -237,16 +311,29 @@ function drawRun(
 
   const guardrailsSummary = runGuardrailsSummary(g, rng, c, status);
   const changed = changedFiles(rng, ws, build);
-  const objectId = (ms: number) => {
-    if (build) return ids.objectId(rng, ms);
+  // Without building, the ids' draws are made all the same, and texts only a record needs are not.
+  let planId = '';
+  let applyId: string | undefined;
+  let runRecordId = '';
+  if (build) {
+    planId = ids.objectId(rng, start);
+    // The apply task exists only for runs that applied.
+    if (applied) applyId = ids.objectId(rng, applyStart);
+    runRecordId = ids.objectId(rng, start);
+  } else {
     ids.skipObjectId(rng);
-    return '';
-  };
-  const planId = objectId(start);
-  // The apply task exists only for runs that applied.
-  const applyId = applied ? objectId(applyStart) : undefined;
-  const runRecordId = objectId(start);
-  const pr = branch !== 'main' && rng.chance(0.85) ? String(c.prBase + k * rng.int(1, 9)) : undefined;
+    if (applied) {
+      ids.skipObjectId(rng);
+      applyId = '';
+    }
+    ids.skipObjectId(rng);
+  }
+  let pr: string | undefined;
+  if (branch !== 'main' && rng.chance(0.85)) {
+    const number = c.prBase + k * rng.int(1, 9);
+    pr = build ? String(number) : '';
+  }
+  const buildId = build || guardrailsSummary.failed > 0 ? String(buildNumber) : '';
   if (guardrailsSummary.failed > 0) {
     violating?.push({
       time: planEnd,
@@ -382,6 +469,8 @@ const VCS_DESCRIPTIONS = described(VCS_TYPES_ALL);
 const RUNNER_DESCRIPTIONS = described(Object.keys(BUILD_NAMES) as CiTool[]);
 const POST_PLAN: Described<'post-plan'> = Object.freeze({ description: 'post-plan' });
 const POST_APPLY: Described<'post-apply'> = Object.freeze({ description: 'post-apply' });
+/** The runs of a workspace whose runs are drawn but not built (frozen, shared). */
+const NOT_BUILT = Object.freeze([]) as unknown as WorkspaceRun[];
 /** The `apply` list of a run that did not apply (frozen, shared). */
 const NO_TASKS = Object.freeze([]) as unknown as RunTask[];
 /** What a run drawn without being built has for changed files (never part of a record). */

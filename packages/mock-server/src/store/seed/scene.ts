@@ -132,8 +132,7 @@ const SceneEventSchema = z.strictObject({
 
 /**
  * A webhook integration of a scene: there from the start, without a test delivery. Its URL and
- * credentials are checked as `POST /__mock/integrations/webhook` checks them, by the control plane
- * (`control/scene.ts`), before anything changes.
+ * credentials are checked as `POST /__mock/integrations/webhook` checks them, by `control/scene.ts`.
  */
 const SceneWebhookSchema = z.strictObject({
   nickname: z.string().trim().min(1).max(256),
