@@ -6,6 +6,7 @@
  */
 import type { EventAttribute } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
+import { EventColumns, SEED_HEADROOM } from '../../src/store/event-columns.js';
 import { EventLog } from '../../src/store/event-log.js';
 import { Random } from '../../src/store/random.js';
 import { sortUint32 } from '../../src/store/seed/events.js';
@@ -145,3 +146,30 @@ describe('a lazily stored seed', () => {
 
 /** The first four draws of `new Random(1)`, as 32-bit words (taken before the generator changed). */
 const PINNED_DRAWS = [3677170491, 3139100382, 503688047, 2932965291];
+
+describe('a seeded event log’s room for later events', () => {
+  it('keeps a sixteenth more (at least 1,024): the writes after a seed do not copy every column', () => {
+    const columns = new EventColumns();
+    const n = 32_768;
+    const sink = columns.sink(n);
+    const codes = new Int32Array(7);
+    codes[0] = sink.code('account', 'acc');
+    codes[2] = sink.code('eventType', 'mutation');
+    const list = sink.list(Object.freeze([Object.freeze({ key: 'field', value: 'tags' })]));
+    const words = new Uint32Array(6);
+    for (let i = 0; i < n; i++) {
+      words[3] = i;
+      sink.add(words, codes, T0 - i * 1000, list);
+    }
+    const seededTimes = columns.times;
+    const first = columns.event(0);
+    const room = Math.ceil(n * SEED_HEADROOM);
+    expect(room).toBe(2048);
+    for (let i = 0; i < room; i++) columns.append({ ...first, id: `later-${i}` });
+    // The same backing arrays: nothing was copied for the later events.
+    expect(columns.times).toBe(seededTimes);
+    columns.append({ ...first, id: 'one-more' });
+    expect(columns.times).not.toBe(seededTimes);
+    expect(columns.slots).toBe(n + room + 1);
+  });
+});
