@@ -84,8 +84,27 @@ export function listMatches(
 
 /** Whether some value matches some pattern (plain loops: no arrays or closures per call). */
 function anyMatches(patterns: readonly string[], values: readonly string[]): boolean {
-  for (const value of values) for (const pattern of patterns) if (globMatch(pattern, value)) return true;
+  for (const value of values) if (anyPatternMatches(patterns, value)) return true;
   return false;
+}
+
+/** Whether some pattern matches `value`. */
+function anyPatternMatches(patterns: readonly string[], value: string): boolean {
+  for (const pattern of patterns) if (globMatch(pattern, value)) return true;
+  return false;
+}
+
+/**
+ * {@link listMatches} for one value, without the one-element array: the scope check of every rule
+ * against every workspace of a seed (100,000 of them) made two such arrays each (132 MB).
+ */
+function oneMatches(
+  list: { readonly include: readonly string[]; readonly exclude: readonly string[] } | undefined,
+  value: string,
+): boolean {
+  const include = list?.include ?? NONE;
+  if (include.length > 0 && !anyPatternMatches(include, value)) return false;
+  return !anyPatternMatches(list?.exclude ?? NONE, value);
 }
 
 /** The four include/exclude lists of a guardrail rule's scope, as {@link scopeCovers} reads them. */
@@ -120,9 +139,9 @@ export interface ScopeSubject {
  */
 export function scopeCovers(scope: ScopeLists | null | undefined, subject: ScopeSubject): boolean {
   return (
-    listMatches(scope?.workspaces, [subject.workspaceName]) &&
-    listMatches(scope?.repositories, [subject.repository]) &&
-    (subject.branch === undefined || listMatches(scope?.branches, [subject.branch])) &&
+    oneMatches(scope?.workspaces, subject.workspaceName) &&
+    oneMatches(scope?.repositories, subject.repository) &&
+    (subject.branch === undefined || oneMatches(scope?.branches, subject.branch)) &&
     listMatches(scope?.labels, subject.labels)
   );
 }

@@ -71,6 +71,17 @@ describe('scopeCovers', () => {
     expect(scopeCovers({}, { ...subject, labels: [] })).toBe(true);
   });
 
+  it('reads a member without include or exclude (malformed data) as empty lists', () => {
+    const malformed = {
+      workspaces: {},
+      repositories: { include: ['acme/*'] },
+      branches: { exclude: ['release-*'] },
+    } as unknown as ScopeLists;
+    expect(scopeCovers(malformed, subject)).toBe(true);
+    expect(scopeCovers(malformed, { ...subject, repository: 'other/infra' })).toBe(false);
+    expect(scopeCovers(malformed, { ...subject, branch: 'release-2' })).toBe(false);
+  });
+
   it('needs every member to match: workspaces, repositories, branches and labels', () => {
     const scope: ScopeLists = {
       workspaces: list(['prod-*']),
