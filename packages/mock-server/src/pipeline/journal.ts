@@ -10,10 +10,12 @@
  *
  * @module
  */
+
 import { checkJsonBounds, type EndpointName } from '@iacm/sdk/contract';
 import type { NumberRange } from '../errors/ranges.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
 import { redactBody, redactQuery } from '../http/redact.js';
+import { iso } from '../query/dates.js';
 import { isEmptyRecord, redactedHeaders, redactedText, redactUrlMember } from './journal-text.js';
 
 /** How many requests the journal keeps by default. */
@@ -382,7 +384,7 @@ export class Journal {
     const dropped = response.drop === true;
     const head: Head = [
       requestId,
-      new Date(started).toISOString(),
+      iso(started),
       request.method,
       request.path,
       redactQuery(request.query),
