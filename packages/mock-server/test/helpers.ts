@@ -180,3 +180,16 @@ export function record(
     read,
   );
 }
+
+/** Events in the event center's answer order: newest first, ties in time by id ascending. */
+export function inAnswerOrder<T extends { event_timestamp: string; id: string }>(events: readonly T[]): T[] {
+  return [...events].sort((a, b) =>
+    a.event_timestamp !== b.event_timestamp
+      ? a.event_timestamp < b.event_timestamp
+        ? 1
+        : -1
+      : a.id < b.id
+        ? -1
+        : 1,
+  );
+}

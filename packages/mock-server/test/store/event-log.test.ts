@@ -7,6 +7,7 @@ import type { Event } from '@iacm/sdk/contract';
 import { describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/event-log.js';
 import { generateLazyState, generateState } from '../../src/store/seed.js';
+import { inAnswerOrder } from '../helpers.js';
 
 function event(i: number, time: number, assetType = 'aws_s3_bucket'): Event {
   return {
@@ -86,20 +87,12 @@ describe('a seeded event log (columns only)', () => {
     const log = generateLazyState({ seed: 5, sizes }).events[0] as EventLog;
     expect(JSON.stringify([...log.values()])).toBe(JSON.stringify(eager));
     // Newest first, ties by id: the order the event center answers in.
-    const newestFirst = [...eager].sort((a, b) =>
-      a.event_timestamp !== b.event_timestamp
-        ? a.event_timestamp < b.event_timestamp
-          ? 1
-          : -1
-        : a.id < b.id
-          ? -1
-          : 1,
-    );
+    const ordered = inAnswerOrder(eager);
     for (let i = 0; i < 2900; i++) log.deleteOldest();
-    const kept = new Set(newestFirst.slice(0, 100).map((e) => e.id));
+    const kept = new Set(ordered.slice(0, 100).map((e) => e.id));
     expect(JSON.stringify([...log.values()])).toBe(JSON.stringify(eager.filter((e) => kept.has(e.id))));
     const page = await log.search({}, { size: 100 }, []);
-    expect(JSON.stringify(page.page)).toBe(JSON.stringify(newestFirst.slice(0, 100)));
+    expect(JSON.stringify(page.page)).toBe(JSON.stringify(ordered.slice(0, 100)));
   });
 });
 

@@ -12,6 +12,7 @@ import { Random } from '../../src/store/random.js';
 import { sortUint32 } from '../../src/store/seed/events.js';
 import { iso } from '../../src/store/seed/helpers.js';
 import { generateLazyState, generateState } from '../../src/store/seed.js';
+import { inAnswerOrder } from '../helpers.js';
 
 const T0 = Date.parse('2025-12-31T00:00:00.000Z');
 
@@ -53,15 +54,7 @@ describe('a seeded event log’s order', () => {
     const b = await objects.search({}, { size: 200 }, []);
     expect(a.page.map((e) => e.id)).toEqual(b.page.map((e) => e.id));
     // The answer's order: newest first, ties by id ascending.
-    const expected = [...seeded.values()].sort((x, y) =>
-      x.event_timestamp !== y.event_timestamp
-        ? x.event_timestamp < y.event_timestamp
-          ? 1
-          : -1
-        : x.id < y.id
-          ? -1
-          : 1,
-    );
+    const expected = inAnswerOrder([...seeded.values()]);
     expect(a.page.map((e) => e.id)).toEqual(expected.map((e) => e.id));
   });
 
