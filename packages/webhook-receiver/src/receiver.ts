@@ -15,7 +15,6 @@ import {
   isBodyReadProblem,
   MAX_LISTED_ISSUES,
   type RawBody,
-  readBoundedBody,
   readHeader,
 } from '@iacm/sdk/contract';
 import { toBytes } from './body.js';
@@ -203,7 +202,7 @@ export class WebhookReceiver {
     const steps: ReceiverSteps<WebhookResponse> = {
       maxBodyBytes,
       head: (method, headers) => this.#head(method, headers),
-      body: (read) => this.#body(read, true),
+      body: (read) => this.#body(read),
       readFailed: (cause) => this.#refuse(bodyReadFailed(cause)),
     };
     Object.defineProperty(this, RECEIVER_STEPS, { value: steps });
@@ -268,49 +267,27 @@ export class WebhookReceiver {
    * @param request the method, the headers and the raw body (or a body reader).
    */
   handle(request: WebhookRequest): Promise<WebhookResponse> {
-    // The steps of #verify, with one promise at most (a reader's) rather than an async function per
-    // step: the head is checked before the body is read, and the answer is made once the body is in.
-    try {
-      const refusal = this.#head(request.method, request.headers);
-      if (refusal !== undefined) return Promise.resolve(refusal);
-      const body = request.body;
-      if (typeof body !== 'function') return Promise.resolve(this.#body(body, false));
-      let read: Promise<unknown>;
-      try {
-        read = Promise.resolve(body(this.maxBodyBytes));
-      } catch (error) {
-        return Promise.resolve(this.#refuse(bodyReadFailed(error)));
-      }
-      return read.then(
-        (value) => this.#body(value, true),
-        (error: unknown) => this.#refuse(bodyReadFailed(error)),
-      );
-    } catch (error) {
-      return Promise.resolve(this.#refuseThrown(error));
-    }
+    return this.#verify(request).then(
+      (notification) => this.#dispatch(notification),
+      (error: unknown) => this.#refuseThrown(error),
+    );
   }
 
-  /**
-   * Steps 1 to 3, and step 4's declared `Content-Length` (refused before anything is read): the
-   * refusal to answer, or `undefined` when the body should be read.
-   */
+  /** Steps 1 to 4's declared `Content-Length` for the Node adapter's steps: the refusal, or `undefined`. */
   #head(method: string | undefined, headers: HeaderSource): WebhookResponse | undefined {
     try {
       this.#checkHead(method, headers);
-      if (declaredLengthExceeds(readHeader(headers, 'content-length'), this.maxBodyBytes)) {
-        return this.#refuse(tooLarge(this.maxBodyBytes));
-      }
     } catch (error) {
       return this.#refuseThrown(error);
     }
     return undefined;
   }
 
-  /** Steps 4 to 6 and the handlers, once the body (given, or what a reader answered) is in. */
-  #body(read: unknown, fromReader: boolean): WebhookResponse | Promise<WebhookResponse> {
+  /** Steps 4 to 6 and the handlers, once the Node adapter's reader answered. */
+  #body(read: unknown): WebhookResponse | Promise<WebhookResponse> {
     let notification: WebhookNotification;
     try {
-      notification = this.#checkBody(boundBody(read, fromReader, this.maxBodyBytes), fromReader);
+      notification = this.#checkBody(boundBody(read, true, this.maxBodyBytes), true);
     } catch (error) {
       return this.#refuseThrown(error);
     }
@@ -410,22 +387,27 @@ export class WebhookReceiver {
     };
   }
 
+  /**
+   * Every check of a delivery (its handlers not run): the notification, or throws the refusal. The
+   * body (or its reader) is looked at only once the head passed.
+   */
   async #verify(request: WebhookRequest): Promise<WebhookNotification> {
     this.#checkHead(request.method, request.headers);
-    let read: RawBody | BodyReadProblem;
+    const body = request.body;
+    const fromReader = typeof body === 'function';
+    let read: unknown;
     try {
-      read = await readBoundedBody(
-        request.body,
-        readHeader(request.headers, 'content-length'),
-        this.maxBodyBytes,
-      );
+      read = fromReader ? await body(this.maxBodyBytes) : body;
     } catch (error) {
       throw bodyReadFailed(error);
     }
-    return this.#checkBody(read, typeof request.body === 'function');
+    return this.#checkBody(boundBody(read, fromReader, this.maxBodyBytes), fromReader);
   }
 
-  /** Steps 1 to 3 of a delivery's checks (method, credentials, content type): throws the refusal. */
+  /**
+   * Steps 1 to 3 of a delivery's checks (method, credentials, content type), and step 4's declared
+   * `Content-Length` (over the limit: refused before anything is read). Throws the refusal.
+   */
   #checkHead(method: string | undefined, headers: HeaderSource): void {
     // 1. Method.
     if (method !== undefined && method.toUpperCase() !== 'POST') {
@@ -453,12 +435,17 @@ export class WebhookReceiver {
             }`,
       );
     }
+
+    // 4. Size, first by the declared Content-Length (the reader and the body come after).
+    if (declaredLengthExceeds(readHeader(headers, 'content-length'), this.maxBodyBytes)) {
+      throw tooLarge(this.maxBodyBytes);
+    }
   }
 
   /**
    * Steps 4 to 6 once the body is read (size, JSON, nesting and schema): the notification, or throws
-   * the refusal. Step 4's reading, by the contract's rule: a declared Content-Length over the limit is
-   * refused before reading anything; a reader stops past the limit; a given or read body is counted.
+   * the refusal. Step 4's reading, by the contract's rule (`boundBody`): a reader stops past the
+   * limit; a given or read body is counted.
    */
   #checkBody(read: RawBody | BodyReadProblem, fromReader: boolean): WebhookNotification {
     if (isBodyReadProblem(read)) {
