@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ANSWER_TEXT_CACHE_BYTES } from '../../src/pipeline/answer-text.js';
+import { ISO_DAYS_KEPT } from '../../src/query/dates.js';
 import { runInSmallHeap } from './child.js';
 
 const MiB = 1024 * 1024;
@@ -64,5 +65,22 @@ describe('the answer caches hold under hostile input (issue 25)', () => {
     expect(result.read).toBeGreaterThan(3 * ANSWER_TEXT_CACHE_BYTES);
     expect(result.bytes).toBeLessThanOrEqual(ANSWER_TEXT_CACHE_BYTES);
     expect(result.growth).toBeLessThan(ANSWER_TEXT_CACHE_BYTES + SLACK_BYTES);
+  });
+
+  it('keeps the timestamp prefixes of at most 4096 days, however many days the journal writes', {
+    timeout: 120_000,
+  }, async () => {
+    // The journal writes each entry's time with iso(); a clock moved day by day through the control
+    // plane gives it a new day per request. Here the days come straight, 200,000 of them.
+    const result = await runInSmallHeap<{ growth: number; kept: number }>(`
+        const { iso, isoDaysKept } = await import(src + '/query/dates.ts');
+        for (let day = 0; day < 5000; day++) iso(day * 86400000);
+        const before = heapAfterGc();
+        for (let day = 5000; day < 205000; day++) iso(day * 86400000 + 1);
+        return { growth: heapAfterGc() - before, kept: isoDaysKept() };
+      `);
+    expect(result.kept).toBeLessThanOrEqual(ISO_DAYS_KEPT);
+    // Unbounded, 200,000 day prefixes took about 50 MB.
+    expect(result.growth).toBeLessThan(SLACK_BYTES);
   });
 });
