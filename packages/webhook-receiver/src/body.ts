@@ -19,7 +19,9 @@ export function toBytes(body: RawBody): Uint8Array {
 
 /**
  * Reads a web `ReadableStream` body, keeping at most `limit` bytes: as soon as more arrive, reading
- * stops and the result is `{ problem: 'too_large' }`. A `null` body is an empty body.
+ * stops (the stream is cancelled and its lock released) and the result is `{ problem: 'too_large' }`.
+ * A `null` body is an empty body. A stream read to its end stays locked (it is closed: there is
+ * nothing more to read); one that fails is released.
  */
 export async function readWebStream(
   stream: ReadableStream<Uint8Array> | null,
@@ -31,14 +33,18 @@ export async function readWebStream(
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      // Read to its end, the stream is closed and keeps the reader's lock: releasing it would make
+      // an error object for the reader's `closed` promise, a fifth of reading a small body.
       if (done) return body.bytes();
       if (!body.add(value)) {
         // Stop reading: the rest is never pulled, and the runtime may drop the connection.
         reader.cancel().catch(() => {});
+        reader.releaseLock();
         return { problem: 'too_large' };
       }
     }
-  } finally {
+  } catch (error) {
     reader.releaseLock();
+    throw error;
   }
 }

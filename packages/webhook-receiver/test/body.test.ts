@@ -118,12 +118,26 @@ describe('readWebStream', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(counter.pulled).toBe(MiB + CHUNK);
     expect(counter.cancelled).toBe(true);
+    // Released, as documented: the caller may read what is left or cancel it again.
+    expect(stream.locked).toBe(false);
   });
 
   it('reads a stream within the limit whole, and null as empty', async () => {
     const { stream } = countingWebStream(3 * CHUNK);
     expect(((await readWebStream(stream, MiB)) as Uint8Array).byteLength).toBe(3 * CHUNK);
+    // Read to its end: closed, and still locked (releasing would cost an error object per body).
+    expect(stream.locked).toBe(true);
     expect(await readWebStream(null, MiB)).toEqual(new Uint8Array(0));
+  });
+
+  it('releases a stream that fails, and passes its error on', async () => {
+    const failing = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new Error('connection reset'));
+      },
+    });
+    await expect(readWebStream(failing, MiB)).rejects.toThrow('connection reset');
+    expect(failing.locked).toBe(false);
   });
 });
 
