@@ -37,14 +37,20 @@ const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
   --only <ids>          run only these, comma-separated: ${Object.keys(BENCHMARKS).join(', ')} (FA: createMockServer() time to first answer; SE: a session's memory and creation time)
   --smoke               reduced sizes and 50 requests per row; checks that every row produces a figure
   --requests <n>        measured requests per row and round (default 500; smoke 50); P1 and P5 send
-                        4 times as many: a raw server answers 500 in about 20 ms, too short a span
-                        to read its CPU time steadily
+                        10 times as many: a raw server answers 500 in about 15 ms, too short a
+                        span to read its CPU time steadily (4 times until 2026-11-27 evening); P2
+                        and P3 make 4 times as many calls (as many until then), so that a round
+                        spans about a second
   --warmup <n>          warm-up requests per row and round, not measured (default 200, P4 at most 20;
                         smoke 10): enough for V8 to optimise the request path before it is measured
   --concurrency <n>     requests in flight for the throughput rows, P1 and P5 (default 10)
   --rate <n>            P1 and P5: send the requests at this fixed rate, per second (0: as fast as each
                         connection gets its answers), so that subject and baseline see the same arrivals
                         (default 0)
+  --idle-client         the load generator waits for answers without busy-polling (the method before
+                        the record of 2026-11-27c): on a VM every answer then also pays for waking
+                        the generator's halted CPU, the more often the slower the server; see
+                        docs/performance.md, "The load generator busy-polls"
   --rounds <n>          alternating rounds of subject and baseline in the ratio rows (default 9; smoke 1);
                         a ratio is the median of the rounds' ratios
   --row-seconds <n>     P4: stop a row after this many seconds even before --requests (default 30; smoke 15)
@@ -65,7 +71,8 @@ const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
  * @property {boolean} smoke
  * @property {number} requests
  * @property {number | undefined} rate P1 and P5's fixed request rate per second (`undefined`: closed loop)
- * @property {number} serverRequests measured requests per round of the servers' rows (P1, P5): 4 x `requests`
+ * @property {number} serverRequests measured requests per round of the servers' rows (P1, P5): 10 x `requests`
+ * @property {number} callRequests measured calls per round of the in-process rows (P2, P3): 4 x `requests`
  * @property {number} warmup
  * @property {number} concurrency
  * @property {number} rounds
@@ -94,6 +101,7 @@ function parseArgs(argv) {
     runs: 1,
     out: join(BENCH, 'results', 'latest.json'),
     profile: false,
+    idleClient: false,
     help: false,
   };
   const numeric = {
@@ -113,6 +121,7 @@ function parseArgs(argv) {
     if (arg === '--') continue;
     if (arg === '--smoke') continue;
     if (arg === '--profile') options.profile = true;
+    else if (arg === '--idle-client') options.idleClient = true;
     else if (arg === '--help' || arg === '-h') options.help = true;
     else if (arg === '--only' || arg === '--out' || arg in numeric) {
       const value = argv[++i];
@@ -284,7 +293,8 @@ async function main() {
   const ctx = {
     smoke: options.smoke,
     requests: options.requests,
-    serverRequests: options.requests * 4,
+    serverRequests: options.requests * 10,
+    callRequests: options.requests * 4,
     rate: options.rate > 0 ? options.rate : undefined,
     warmup: options.warmup,
     concurrency: options.concurrency,
@@ -305,6 +315,7 @@ async function main() {
     run: 1,
   };
   const info = machine();
+  if (options.idleClient) process.env.IACM_BENCH_IDLE_CLIENT = '1';
   const pinning = cpuPinning();
   const report = {
     schema: 1,

@@ -37,7 +37,13 @@ export async function run(ctx) {
   try {
     const result = await runChild(
       join(BENCH, 'p3-sdk-child.mjs'),
-      { base: raw.url, token: mock.token, requests: ctx.requests, warmup: ctx.warmup, rounds: ctx.rounds },
+      {
+        base: raw.url,
+        token: mock.token,
+        requests: ctx.callRequests,
+        warmup: ctx.warmup,
+        rounds: ctx.rounds,
+      },
       { execArgv: ctx.serverOptions('p3-sdk').execArgv },
     );
     const label = (mode, base) =>

@@ -3,6 +3,7 @@
  * connection per request in flight). It runs in the benchmark's main process, never in the server's.
  */
 import net from 'node:net';
+import { keepCpuBusy } from './cpus.mjs';
 import { max, mean, percentile } from './stats.mjs';
 
 /**
@@ -186,6 +187,7 @@ export async function load(options) {
     };
     await Promise.all(connections.slice(0, Math.max(1, Math.min(count, concurrency))).map(worker));
   };
+  const stopPolling = keepCpuBusy();
   try {
     await run(warmup, undefined, performance.now() + warmupMaxSeconds * 1000);
     await options.beforeMeasured?.();
@@ -207,6 +209,7 @@ export async function load(options) {
       latencies,
     };
   } finally {
+    stopPolling();
     for (const connection of connections) connection.close();
   }
 }

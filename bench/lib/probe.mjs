@@ -12,6 +12,17 @@ import { Worker } from 'node:worker_threads';
  * (the IPC channel is answered only when the main thread's event loop turns).
  */
 let cpuPort;
+
+/**
+ * With `IACM_BENCH_KEEP_BUSY=1` (a helper server, on the load generator's CPU): the event loop never
+ * sleeps (a chain of `setImmediate` turns), so that its CPU does not halt between requests and the
+ * measured client writing to it pays for no wake-up (see `keepCpuBusy` in cpus.mjs). It stops when
+ * the process exits.
+ */
+if (process.env.IACM_BENCH_KEEP_BUSY === '1') {
+  const turn = () => setImmediate(turn);
+  turn();
+}
 if (process.env.IACM_BENCH_CPU_WORKER === '1') {
   const worker = new Worker(
     `const { parentPort } = require('node:worker_threads');

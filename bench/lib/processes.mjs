@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { measuredNode } from './cpus.mjs';
+import { measuredNode, roleEnv } from './cpus.mjs';
 import { BENCH, ROOT, url } from './paths.mjs';
 
 const PROBE = url(join(BENCH, 'lib', 'probe.mjs'));
@@ -48,7 +48,7 @@ export function startServer(script, args = [], options = {}) {
     ...measuredNode([...(options.execArgv ?? []), '--import', PROBE, script, ...args], options.role),
     {
       cwd: ROOT,
-      env: { ...process.env, ...options.env },
+      env: { ...process.env, ...roleEnv(options.role), ...options.env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     },
   );
