@@ -52,7 +52,9 @@ const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
                         the generator's halted CPU, the more often the slower the server; see
                         docs/performance.md, "The load generator busy-polls"
   --rounds <n>          alternating rounds of subject and baseline in the ratio rows (default 9; smoke 1);
-                        a ratio is the median of the rounds' ratios
+                        a ratio is the median of the rounds' ratios; P1 and P5 run 2 settling rounds
+                        first that do not count (none in the smoke run): a server's first two rounds
+                        cost up to 40% more, however long its warm-up
   --row-seconds <n>     P4: stop a row after this many seconds even before --requests (default 30; smoke 15)
   --workspaces <n>      P4: workspaces of the primary account (default 100000; smoke 2000)
   --events <n>          P4: events of the primary account (default 1000000; smoke 20000)
@@ -76,6 +78,7 @@ const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
  * @property {number} warmup
  * @property {number} concurrency
  * @property {number} rounds
+ * @property {number} settlingRounds rounds P1 and P5 run first without counting them (2; smoke 0)
  * @property {number} rowSeconds
  * @property {{ workspaces: number, events: number }} sizes
  * @property {number} processes
@@ -299,6 +302,7 @@ async function main() {
     warmup: options.warmup,
     concurrency: options.concurrency,
     rounds: options.rounds,
+    settlingRounds: options.smoke ? 0 : 2,
     rowSeconds: options.rowSeconds,
     sizes: { workspaces: options.workspaces, events: options.events },
     processes: options.processes,

@@ -43,8 +43,9 @@ export async function run(ctx) {
     };
     const { a, b } = await alternate(
       ctx.rounds,
-      (round) => loadWithServerCpu(mock, PATH, options, cpu.a, round),
-      (round) => loadWithServerCpu(raw, PATH, options, cpu.b, round),
+      (round, counted) => loadWithServerCpu(mock, PATH, options, cpu.a, round, counted),
+      (round, counted) => loadWithServerCpu(raw, PATH, options, cpu.b, round, counted),
+      ctx.settlingRounds,
     );
     const figures = cpuFigures(cpu, a, b);
     return [

@@ -69,8 +69,9 @@ export async function run(ctx) {
       };
       const { a, b } = await alternate(
         ctx.rounds,
-        (round) => loadWithServerCpu(receiver, '/webhooks', options, cpu.a, round),
-        (round) => loadWithServerCpu(raw, '/webhooks', options, cpu.b, round),
+        (round, counted) => loadWithServerCpu(receiver, '/webhooks', options, cpu.a, round, counted),
+        (round, counted) => loadWithServerCpu(raw, '/webhooks', options, cpu.b, round, counted),
+        ctx.settlingRounds,
       );
       const figures = cpuFigures(cpu, a, b);
       rows.push(

@@ -14,10 +14,11 @@ import { warmupOf } from './timing.mjs';
  * @param {import('./processes.mjs').ServerProcess} server
  * @param {string} path
  * @param {Omit<Parameters<typeof load>[0], 'url'>} options
- * @param {number[]} cpuRounds each round's CPU per request is appended here
+ * @param {number[]} cpuRounds each counted round's CPU per request is appended here
  * @param {number} [round] the round's index, from 0: the first warms up ten times as long (`warmupOf`)
+ * @param {boolean} [counted] whether the round counts (`alternate`'s settling rounds do not)
  */
-export async function loadWithServerCpu(server, path, options, cpuRounds, round = 1) {
+export async function loadWithServerCpu(server, path, options, cpuRounds, round = 1, counted = true) {
   let before = Number.NaN;
   const result = await load({
     ...options,
@@ -27,7 +28,8 @@ export async function loadWithServerCpu(server, path, options, cpuRounds, round 
       before = (await server.stats()).cpuMs;
     },
   });
-  cpuRounds.push(((await server.stats()).cpuMs - before) / result.requests);
+  const cpuMs = (await server.stats()).cpuMs - before;
+  if (counted) cpuRounds.push(cpuMs / result.requests);
   return result;
 }
 
