@@ -83,12 +83,13 @@ export function measuredNode(args, role = 'measured') {
 /**
  * The environment of a process started in `role`: a helper busy-polls as the load generator does
  * (`IACM_BENCH_KEEP_BUSY=1`, read by probe.mjs), so that the measured client does not pay for waking
- * its halted CPU with every request it writes.
+ * its halted CPU with every request it writes; a measured process never does (`0`, whatever the
+ * shell's environment says).
  * @param {'measured' | 'helper'} [role]
  * @returns {Record<string, string>}
  */
 export function roleEnv(role = 'measured') {
-  return role === 'helper' && cpuPinning().busyPoll ? { IACM_BENCH_KEEP_BUSY: '1' } : {};
+  return { IACM_BENCH_KEEP_BUSY: role === 'helper' && cpuPinning().busyPoll ? '1' : '0' };
 }
 
 /**

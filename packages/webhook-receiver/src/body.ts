@@ -34,7 +34,7 @@ export async function readWebStream(
     for (;;) {
       const { done, value } = await reader.read();
       // Read to its end, the stream is closed and keeps the reader's lock: releasing it would make
-      // an error object for the reader's `closed` promise, a fifth of reading a small body.
+      // an error object (with its stack) for the reader's `closed` promise, about 2 µs a body.
       if (done) return body.bytes();
       if (!body.add(value)) {
         // Stop reading: the rest is never pulled, and the runtime may drop the connection.
