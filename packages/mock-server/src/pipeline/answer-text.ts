@@ -57,6 +57,14 @@ export class RecordTexts {
   }
 
   /**
+   * The text kept for `value`, if any: kept only for a value found frozen through and plain, which
+   * can change neither its members nor its prototype since.
+   */
+  kept(value: object): Uint8Array | undefined {
+    return this.#texts.get(value);
+  }
+
+  /**
    * The JSON text of `value`, a frozen plain object or array, in UTF-8: kept from before, or written
    * now and kept when `value` is frozen through (every object in it frozen, plain, with data members
    * only), so that it can never read otherwise.
@@ -203,6 +211,13 @@ function write(value: unknown, texts: RecordTexts, depth: number, parts: Parts):
     const text = JSON.stringify(value) as string | undefined;
     if (text === undefined) return false;
     add(parts, text);
+    return true;
+  }
+  // A record whose text is kept was checked (frozen through, plain) when it was kept: only a `toJSON`
+  // inherited since (a polluted prototype) can change its JSON now.
+  const kept = texts.kept(value);
+  if (kept !== undefined && !('toJSON' in value)) {
+    parts.push(kept);
     return true;
   }
   if (!isPlain(value) || 'toJSON' in value) return WHOLE;

@@ -92,6 +92,26 @@ describe("the answer's JSON text (answerBytes)", () => {
     for (const body of bodies) expect(answerBytes(body, texts)).toEqual(stringified(body));
   });
 
+  it('honours a toJSON inherited after a record text was kept (a polluted prototype)', () => {
+    const record = Object.freeze({ id: 'w1', labels: Object.freeze(['a']) });
+    const texts = new RecordTexts();
+    expect(text(answerBytes([record], texts))).toBe('[{"id":"w1","labels":["a"]}]');
+    expect(texts.kept(record)).toBeDefined();
+    const proto = Object.prototype as { toJSON?: () => unknown };
+    proto.toJSON = () => 'polluted';
+    try {
+      expect(answerBytes([record], texts)).toEqual(stringified([record]));
+      expect(text(answerBytes([record], texts))).toBe('"polluted"'); // the array inherits it too
+      // A container that inherits nothing: the record's own kept text must not be used.
+      const container = Object.assign(Object.create(null) as Record<string, unknown>, { item: record });
+      expect(answerBytes(container, texts)).toEqual(stringified(container));
+      expect(text(answerBytes(container, texts))).toBe('{"item":"polluted"}');
+    } finally {
+      delete proto.toJSON;
+    }
+    expect(text(answerBytes([record], texts))).toBe('[{"id":"w1","labels":["a"]}]');
+  });
+
   it('throws where JSON.stringify throws (a bigint), whatever the cache holds', () => {
     expect(() => answerBytes({ n: 1n })).toThrow(TypeError);
   });
