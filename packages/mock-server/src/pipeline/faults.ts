@@ -279,16 +279,16 @@ export class FaultBook {
     return fault;
   }
 
-  /**
-   * The faults stage: takes the fault matching the request, waits its delay, and answers its
-   * injected answer (a status, or a dropped connection); else waits the delay added to every answer
-   * and answers `undefined`, letting the request go on.
-   */
   /** Whether no fault waits and no delay is added: then neither stage has anything to do. */
   get idle(): boolean {
     return this.#faults.length === 0 && !this.#delayMs;
   }
 
+  /**
+   * The faults stage: takes the fault matching the request, waits its delay, and answers its
+   * injected answer (a status, or a dropped connection); else waits the delay added to every answer
+   * and answers `undefined`, letting the request go on.
+   */
   async apply(method: string, path: string, requestId: string): Promise<MockResponse | undefined> {
     const fault = this.take(method, path);
     const injected = fault && (await injectedAnswer(fault, requestId));

@@ -44,13 +44,13 @@ export interface EventSink {
   add(words: Uint32Array, codes: Int32Array, time: number, list: number): void;
 }
 
-/** Slot kinds (see `EventColumns.#kinds`). */
 /** The room for later events a seeded log keeps, as a share of the seeded ones (1/16). */
 export const SEED_HEADROOM = 1 / 16;
 
 /** The least room for later events a seeded log keeps. */
 const MIN_HEADROOM = 1024;
 
+/** Slot kinds (see `EventColumns.#kinds`). */
 const HOLE = 0;
 const OBJECT = 1;
 const SEEDED = 2;
