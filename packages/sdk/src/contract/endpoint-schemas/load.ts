@@ -30,29 +30,17 @@ interface GroupModule {
  * loaded, and not before: it builds schemas with zod, which a client that does not validate never loads.
  */
 const LOADERS: Readonly<Record<EndpointGroup, () => Promise<GroupModule>>> = {
-  auth: () =>
-    import('./auth.js').then((m) => ({ schemas: m.authSchemas, responseSchemaFor: m.responseSchemaFor })),
-  workspaces: () =>
-    import('./workspaces.js').then((m) => ({
-      schemas: m.workspacesSchemas,
-      responseSchemaFor: m.responseSchemaFor,
-    })),
-  guardrails: () =>
-    import('./guardrails.js').then((m) => ({
-      schemas: m.guardrailsSchemas,
-      responseSchemaFor: m.responseSchemaFor,
-    })),
-  iacExplorer: () =>
-    import('./iac-explorer.js').then((m) => ({
-      schemas: m.iacExplorerSchemas,
-      responseSchemaFor: m.responseSchemaFor,
-    })),
-  eventCenter: () =>
-    import('./event-center.js').then((m) => ({
-      schemas: m.eventCenterSchemas,
-      responseSchemaFor: m.responseSchemaFor,
-    })),
+  auth: () => import('./auth.js').then((m) => groupModule(m, m.authSchemas)),
+  workspaces: () => import('./workspaces.js').then((m) => groupModule(m, m.workspacesSchemas)),
+  guardrails: () => import('./guardrails.js').then((m) => groupModule(m, m.guardrailsSchemas)),
+  iacExplorer: () => import('./iac-explorer.js').then((m) => groupModule(m, m.iacExplorerSchemas)),
+  eventCenter: () => import('./event-center.js').then((m) => groupModule(m, m.eventCenterSchemas)),
 };
+
+/** A loaded group module as {@link GroupModule}: its schemas (named after the group) and `responseSchemaFor`. */
+function groupModule(module: Pick<GroupModule, 'responseSchemaFor'>, schemas: GroupSchemas): GroupModule {
+  return { schemas, responseSchemaFor: module.responseSchemaFor };
+}
 
 /** The groups loaded so far (five at most). A failed load is not kept: the next call tries again. */
 const loaded: Partial<Record<EndpointGroup, GroupSchemas>> = {};
