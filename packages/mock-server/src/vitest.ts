@@ -21,7 +21,7 @@
  */
 import type { EndpointName } from '@iacm/sdk/contract';
 import type { Matcher, MatcherState } from 'vitest';
-import type { ControlPlane } from './control/route.js';
+import type { ControlPlane } from './control/plane.js';
 import type { EndpointBody, EndpointParams, EndpointQuery } from './operations/operation.js';
 import { checkEndpointName } from './pipeline/endpoint-name.js';
 import type { JournalEntry } from './pipeline/journal.js';

@@ -1,8 +1,7 @@
 /** Control routes: `GET` and `POST /__mock/clock`. @module */
 import * as z from 'zod';
 import { expectedOf, rangeSchema } from '../errors/ranges.js';
-import { CLOCK_ADVANCE_RANGE, CLOCK_RANGE, checkMove, instantOf } from '../pipeline/clock.js';
-import { type ControlRoute, controlRoute, ok } from './route.js';
+import { CLOCK_ADVANCE_RANGE, CLOCK_RANGE } from '../pipeline/clock.js';
 
 /**
  * Body of `POST /__mock/clock`: stop it at `now` (ISO 8601 or epoch milliseconds, from
@@ -19,32 +18,3 @@ export const ClockBody = z.strictObject({
   advanceMs: rangeSchema(CLOCK_ADVANCE_RANGE).optional(),
   resume: z.boolean().optional(),
 });
-
-/** The clock routes. */
-export const clockRoutes: readonly ControlRoute[] = [
-  controlRoute({
-    method: 'GET',
-    path: '/__mock/clock',
-    summary: "the mock's clock",
-    handler: ({ plane }) => ok({ now: new Date(plane.clock.now()).toISOString() }),
-  }),
-  controlRoute({
-    method: 'POST',
-    path: '/__mock/clock',
-    summary: "stop, move or resume the mock's clock: { now } | { advanceMs } | { resume: true }",
-    body: ClockBody,
-    handler: ({ plane, body: parsed }) => {
-      // Checked in full before anything changes: a 400 leaves the clock as it was.
-      const at = parsed.now === undefined ? undefined : instantOf(parsed.now);
-      // A move after `resume` starts from the underlying clock, known only once resumed: its value and
-      // range are checked from the wall clock's instant (a move of at most 10 years from now lands in range).
-      if (parsed.advanceMs !== undefined) {
-        checkMove(at ?? (parsed.resume ? Date.now() : plane.clock.now()), parsed.advanceMs);
-      }
-      if (parsed.resume) plane.clock.resume();
-      if (at !== undefined) plane.clock.set(at);
-      if (parsed.advanceMs !== undefined) plane.clock.advance(parsed.advanceMs);
-      return ok({ now: new Date(plane.clock.now()).toISOString() });
-    },
-  }),
-];

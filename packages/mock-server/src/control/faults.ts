@@ -2,9 +2,9 @@
 import { type EndpointDefinition, endpointList, limitIssues } from '@iacm/sdk/contract';
 import { validationError } from '../errors.js';
 import { checkEndpointName } from '../pipeline/endpoint-name.js';
-import { type CheckedFaultRule, FAULT_LIMITS, FaultBody } from '../pipeline/faults.js';
+import { type CheckedFaultRule, FaultBody } from '../pipeline/faults.js';
 import { matchIssues } from '../pipeline/request-match.js';
-import { type ControlRoute, controlRoute, ok, parseControlBody } from './route.js';
+import { parseControlBody } from './route.js';
 
 /** The endpoint table's definitions by name. */
 const DEFINITIONS: ReadonlyMap<string, EndpointDefinition> = new Map(endpointList.map((d) => [d.name, d]));
@@ -25,30 +25,3 @@ export function checkFault(raw: unknown): CheckedFaultRule {
   }
   return rule;
 }
-
-/** The fault routes. */
-export const faultsRoutes: readonly ControlRoute[] = [
-  controlRoute({
-    method: 'POST',
-    path: '/__mock/faults',
-    summary: 'inject a fault (status, delay, dropped connection) on a path or an endpoint',
-    body: checkFault,
-    maxBodyBytes: FAULT_LIMITS.maxBodyBytes,
-    handler: ({ deps, body }) => ok(deps.faults.add(body), 201),
-  }),
-  controlRoute({
-    method: 'GET',
-    path: '/__mock/faults',
-    summary: 'faults still waiting',
-    handler: ({ plane }) => ok(plane.faults()),
-  }),
-  controlRoute({
-    method: 'DELETE',
-    path: '/__mock/faults',
-    summary: 'remove all faults',
-    handler: ({ plane }) => {
-      plane.clearFaults();
-      return ok(undefined, 204);
-    },
-  }),
-];

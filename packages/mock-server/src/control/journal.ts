@@ -6,10 +6,7 @@
  */
 import * as z from 'zod';
 import { checkRange } from '../errors/ranges.js';
-import { checkEndpointName } from '../pipeline/endpoint-name.js';
 import { JOURNAL_RANGES } from '../pipeline/journal.js';
-
-import { type ControlRoute, controlRoute, ok } from './route.js';
 
 /**
  * How many entries a journal listing may ask for: 0 to the most the journal keeps
@@ -28,7 +25,8 @@ export function journalListingLimit(limit: unknown): number | undefined {
 
 /** The query of `GET /__mock/journal`: `limit` (checked by {@link journalListingLimit}) and `endpoint`. */
 export const JournalListingQuery = z.object({
-  limit: z.union([z.string(), z.array(z.string())]).optional(),
+  // Text over HTTP, a number in process (`control.journal(limit)`): checked by journalListingLimit.
+  limit: z.unknown().optional(),
   endpoint: z.string().optional(),
 });
 
@@ -36,35 +34,8 @@ export const JournalListingQuery = z.object({
  * The number a query parameter's text says (as `Number` reads it: `limit`, a wait's `timeout`), or the
  * text itself when it says none.
  */
-export function queryNumber(text: string | string[] | undefined): unknown {
+export function queryNumber(text: unknown): unknown {
   if (typeof text !== 'string') return text;
   const value = Number(text);
   return Number.isNaN(value) ? text : value;
 }
-
-/** The journal routes. */
-export const journalRoutes: readonly ControlRoute[] = [
-  controlRoute({
-    method: 'GET',
-    path: '/__mock/journal',
-    summary:
-      'the last requests (?limit=N; ?endpoint=workspaces.search: that endpoint only), credentials redacted',
-    query: JournalListingQuery,
-    handler: ({ deps, query }) =>
-      ok(
-        deps.journal.list(
-          journalListingLimit(queryNumber(query.limit)),
-          query.endpoint === undefined ? undefined : checkEndpointName(query.endpoint),
-        ),
-      ),
-  }),
-  controlRoute({
-    method: 'DELETE',
-    path: '/__mock/journal',
-    summary: 'empty the journal',
-    handler: ({ plane }) => {
-      plane.clearJournal();
-      return ok(undefined, 204);
-    },
-  }),
-];

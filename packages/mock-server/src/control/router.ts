@@ -2,7 +2,7 @@
  * Matches a control request against the table of routes (with the contract's `compilePath`, as the
  * API's routes are): the route and its decoded `{params}`, or a
  * 404 (`route_not_found`) for a path no route has, or a 405 with `Allow` for a known path. Then
- * checks the body once with the route's own check ({@link checkControlBody}, which the in-process
+ * checks the body once with the route's own check (`checkControlBody`, which the in-process
  * control methods share) and runs the handler with what it answered.
  *
  * @module
@@ -10,13 +10,12 @@
 import { type CompiledPath, compilePath } from '@iacm/sdk/contract';
 import { HttpError, parseOr400 } from '../errors.js';
 import { checkControlContentType } from './access.js';
+import { checkControlBody } from './bind.js';
 import {
-  type ControlBodyCheck,
   type ControlBodyReader,
   type ControlContext,
   type ControlRoute,
   DEFAULT_CONTROL_BODY_BYTES,
-  parseControlBody,
 } from './route.js';
 
 /** The docs link of a 404 on the control plane. */
@@ -69,15 +68,6 @@ export function matchControlRoute(
   );
 }
 
-/**
- * Runs a route's body check on the body as read: a schema through {@link parseControlBody}, a check
- * function on the body as sent; without a check, the body as sent.
- */
-export function checkControlBody(check: ControlBodyCheck | undefined, raw: unknown): unknown {
-  if (check === undefined) return raw;
-  return typeof check === 'function' ? check(raw) : parseControlBody(check, raw);
-}
-
 /** Methods whose control routes read a body. */
 const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -92,7 +82,7 @@ export async function dispatchControl(
   routes: readonly ControlRoute[],
   method: string,
   path: string,
-  context: Omit<ControlContext, 'params' | 'body' | 'query'> & {
+  context: Omit<ControlContext, 'params' | 'body' | 'query' | 'transport'> & {
     /** The query as sent (parsed by the route's `query` schema, when it declares one). */
     query: Record<string, string | string[]>;
     readBody: ControlBodyReader;
@@ -111,5 +101,11 @@ export async function dispatchControl(
     string,
     string | string[]
   >;
-  return route.handler({ ...rest, query, params, body: checkControlBody(route.body, raw) });
+  return route.handler({
+    ...rest,
+    transport: 'http',
+    query,
+    params,
+    body: checkControlBody(route.body, raw, 'http'),
+  });
 }

@@ -7,9 +7,8 @@
  * @module
  */
 import { zodIssues } from '@iacm/sdk/contract';
-import { type CheckedScenario, checkTimeline, SCENARIO_LIMITS, ScenarioShape } from '../domain/scenario.js';
+import { type CheckedScenario, checkTimeline, ScenarioShape } from '../domain/scenario.js';
 import { HttpError, MAX_LISTED_PROBLEMS, problemIssues, validationError } from '../errors.js';
-import { type ControlRoute, controlRoute, ok } from './route.js';
 import { checkSceneBody } from './scene.js';
 
 /** One issue of a scenario's check. */
@@ -65,22 +64,3 @@ export function checkScenarioBody(input: unknown): CheckedScenario {
   if (problems.length > 0) throw validationError(problemIssues(problems, 'scenario'));
   return { scene, timeline: steps };
 }
-
-/** The scenario route. */
-export const scenarioRoutes: readonly ControlRoute[] = [
-  controlRoute({
-    method: 'POST',
-    path: '/__mock/scenario',
-    summary:
-      "replace the data with a scenario's scene and play its timeline on the mock's clock, until the next reset",
-    body: checkScenarioBody,
-    maxBodyBytes: SCENARIO_LIMITS.maxBodyBytes,
-    handler: ({ deps, body }) => ok(deps.play(body)),
-  }),
-  controlRoute({
-    method: 'GET',
-    path: '/__mock/scenario',
-    summary: 'how far the scenario being played has gone: steps applied, pending and skipped (with why)',
-    handler: ({ deps }) => ok(deps.scenarioProgress()),
-  }),
-];

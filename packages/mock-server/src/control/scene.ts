@@ -10,8 +10,7 @@ import { zodIssues } from '@iacm/sdk/contract';
 import { webhookUrlProblem } from '../domain/webhook-url.js';
 import { IntegrationCreateBody } from '../domain/webhooks.js';
 import { validationError } from '../errors.js';
-import { type CheckedScene, checkScene, SCENE_LIMITS } from '../store/seed/scene.js';
-import { type ControlRoute, controlRoute, ok } from './route.js';
+import { type CheckedScene, checkScene } from '../store/seed/scene.js';
 
 /** One issue of a scene's check. */
 type SceneIssue = {
@@ -64,18 +63,3 @@ export function checkSceneBody(input: unknown): CheckedScene {
   if (issues.length > 0) throw validationError(issues);
   return scene;
 }
-
-/** The scene route. */
-export const sceneRoutes: readonly ControlRoute[] = [
-  controlRoute({
-    method: 'POST',
-    path: '/__mock/scene',
-    summary: 'replace the data with a scene, until the next reset (which returns to the start data)',
-    body: checkSceneBody,
-    maxBodyBytes: SCENE_LIMITS.maxBodyBytes,
-    handler: ({ deps, body }) => {
-      deps.setScene(body);
-      return ok({ status: 'loaded' });
-    },
-  }),
-];

@@ -10,7 +10,6 @@ import {
   SIZE_GROUP,
 } from '../store/seed/limits.js';
 import { DEFAULT_SIZES } from '../store/state.js';
-import { type ControlDeps, type ControlRoute, controlRoute, ok } from './route.js';
 
 /**
  * A seed, as `POST /__mock/seed`, `control.seed` and a snapshot's `seed` take it: a number within
@@ -51,22 +50,3 @@ export const SeedBody = z
     if (problem?.field === 'sizes')
       ctx.addIssue({ code: 'custom', path: ['sizes'], message: problem.message });
   });
-
-/** Generates new data from a body {@link SeedBody} checked: the route's and `control.seed`'s one path. */
-export function reseed(deps: ControlDeps, body: z.output<typeof SeedBody>): void {
-  deps.reseed(body.seed, stripUndefined(body.sizes ?? {}));
-}
-
-/** The seed route. */
-export const seedRoutes: readonly ControlRoute[] = [
-  controlRoute({
-    method: 'POST',
-    path: '/__mock/seed',
-    summary: 'generate new data: { seed, sizes? }',
-    body: SeedBody,
-    handler: ({ deps, body }) => {
-      reseed(deps, body);
-      return ok({ status: 'seeded', seed: body.seed });
-    },
-  }),
-];

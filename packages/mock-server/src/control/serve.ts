@@ -10,7 +10,8 @@ import type { MockRequest, MockResponse } from '../http/message.js';
 import type { RequestBody } from '../pipeline/body.js';
 import type { RequestLine } from '../pipeline/request.js';
 import { type ControlAccess, checkControlAccess } from './access.js';
-import type { ControlBodyReader, ControlPlane } from './route.js';
+import type { ControlPlane } from './plane.js';
+import type { ControlBodyReader } from './route.js';
 
 /** Answers a control request (`/__mock...`) of a plane with its access setting. */
 export async function serveControl(

@@ -10,14 +10,10 @@ import * as z from 'zod';
 import { HttpError } from '../errors.js';
 import { stripUndefined } from '../http/objects.js';
 import { checkSeedSizes } from '../store/seed/limits.js';
-import { SCENE_LIMITS } from '../store/seed/scene.js';
 import { DEFAULT_SIZES } from '../store/state.js';
 import {
   type CheckedSessionSource,
   type ControlDeps,
-  type ControlRoute,
-  controlRoute,
-  ok,
   parseControlBody,
   type SessionControl,
 } from './route.js';
@@ -77,30 +73,3 @@ export function sessionsOf(deps: ControlDeps): SessionControl {
     'sessions are created, listed and ended outside any session: send this request without X-Iacm-Mock-Session',
   );
 }
-
-/** The session routes. */
-export const sessionsRoutes: readonly ControlRoute[] = [
-  controlRoute({
-    method: 'POST',
-    path: '/__mock/sessions',
-    summary: 'create a session (its own data, journal, faults, clock, tokens): { seed?, sizes?, scene? }',
-    body: checkSessionBody,
-    maxBodyBytes: SCENE_LIMITS.maxBodyBytes,
-    handler: ({ deps, body }) => ok(sessionsOf(deps).create(body), 201),
-  }),
-  controlRoute({
-    method: 'GET',
-    path: '/__mock/sessions',
-    summary: 'the live sessions: { id, createdAt, lastUsedAt }',
-    handler: ({ deps }) => ok(sessionsOf(deps).list()),
-  }),
-  controlRoute({
-    method: 'DELETE',
-    path: '/__mock/sessions/{id}',
-    summary: 'end a session (its pending waits are cancelled)',
-    handler: ({ deps, params }) => {
-      sessionsOf(deps).end(params.id);
-      return ok(undefined, 204);
-    },
-  }),
-];

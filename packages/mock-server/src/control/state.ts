@@ -21,7 +21,6 @@ import {
 import * as z from 'zod';
 import { HttpError, parseOr400 } from '../errors.js';
 import type { MockState } from '../store/state.js';
-import { type ControlRoute, controlRoute, ok } from './route.js';
 import { SeedSizesBody, SeedValue } from './seed.js';
 
 const MockAccountSchema = z.strictObject({
@@ -158,36 +157,3 @@ export function snapshotBytes(value: unknown, limit: number, depth = 0): number 
   }
   return bytes === 1 ? 2 : bytes;
 }
-
-/** The snapshot routes. */
-export const stateRoutes: readonly ControlRoute[] = [
-  controlRoute({
-    method: 'GET',
-    path: '/__mock/state',
-    summary: 'the whole state as JSON',
-    handler: ({ core }) => {
-      // Serialised as it is: no copy (`plane.getState` copies for an in-process caller).
-      const state = core.store.toState();
-      if (snapshotBytes(state, MAX_SNAPSHOT_BYTES) > MAX_SNAPSHOT_BYTES) {
-        throw new HttpError(
-          409,
-          'conflict',
-          `the state is larger than a snapshot can be (${MAX_SNAPSHOT_BYTES} bytes of JSON, what PUT /__mock/state and --state take): make it again from its seed and sizes instead (POST /__mock/seed with ${JSON.stringify({ seed: state.seed, sizes: state.sizes }).slice(0, 300)})`,
-        );
-      }
-      return ok(state);
-    },
-  }),
-  controlRoute({
-    method: 'PUT',
-    path: '/__mock/state',
-    summary: 'load a snapshot',
-    body: checkSnapshot,
-    maxBodyBytes: MAX_SNAPSHOT_BYTES,
-    jsonBounds: STATE_JSON_BOUNDS,
-    handler: ({ deps, body }) => {
-      deps.setState(body);
-      return ok({ status: 'loaded' });
-    },
-  }),
-];

@@ -24,7 +24,6 @@ import {
   WAIT_TIMEOUT_RANGE,
 } from '../pipeline/waiters.js';
 import { queryNumber } from './journal.js';
-import { type ControlRoute, controlRoute, ok } from './route.js';
 
 /** A request id as the journal gives them (`req_0000000007`). A fixed pattern, never built from input. */
 const REQUEST_ID = /^req_\d{1,16}$/;
@@ -151,7 +150,7 @@ export const NextDeliveryQuery = z.strictObject({
 });
 
 /** The query's members that are given, `timeout` as the number its text says. */
-function fromQuery(query: Record<string, string | undefined>): Record<string, unknown> {
+export function fromQuery(query: Record<string, string | undefined>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined) out[name] = name === 'timeout' ? queryNumber(value) : value;
@@ -159,40 +158,5 @@ function fromQuery(query: Record<string, string | undefined>): Record<string, un
   return out;
 }
 
-/** The routes of waits. */
-export const waitsRoutes: readonly ControlRoute[] = [
-  controlRoute({
-    method: 'GET',
-    path: '/__mock/journal/wait',
-    summary:
-      'long poll: the first call of ?endpoint= (&accountId=) recorded after ?since= (now, start, a request id); ?timeout= ms, at most 30000; 408 listing what arrived',
-    query: JournalWaitQuery,
-    handler: async ({ deps, query, signal }) => {
-      const { accountId, ...rest } = fromQuery(query);
-      const raw = accountId === undefined ? rest : { ...rest, match: { accountId } };
-      return ok(await deps.waiters.waitFor(deps.journal, checkWaitFor(raw, 'http', 'query'), signal));
-    },
-  }),
-  controlRoute({
-    method: 'POST',
-    path: '/__mock/journal/wait',
-    summary: 'long poll as GET, with { endpoint, match: { body, query, accountId }, since, timeout }',
-    body: (raw: unknown) => checkWaitFor(raw, 'http'),
-    handler: async ({ deps, body, signal }) => ok(await deps.waiters.waitFor(deps.journal, body, signal)),
-  }),
-  controlRoute({
-    method: 'GET',
-    path: '/__mock/deliveries/next',
-    summary:
-      'long poll: the next webhook delivery attempt (?kind=Drift, ?integrationId=, ?nickname=, ?since=start); ?timeout= ms, at most 30000',
-    query: NextDeliveryQuery,
-    handler: async ({ core, deps, query, signal }) =>
-      ok(
-        await deps.waiters.nextDelivery(
-          checkNextDelivery(fromQuery(query), 'http', 'query'),
-          () => ({ attempts: core.webhooks.attempts(), integrations: core.webhooks.list() }),
-          signal,
-        ),
-      ),
-  }),
-];
+/** The body of `POST /__mock/waits/cancel` (`control.cancelWaits(reason)`): the reason their rejections name. */
+export const CancelWaitsBody = z.strictObject({ reason: z.string().min(1).max(200).optional() });

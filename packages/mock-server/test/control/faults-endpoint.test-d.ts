@@ -5,7 +5,7 @@
  * the type check too).
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ControlPlane } from '../../src/control/route.js';
+import type { ControlPlane } from '../../src/control/plane.js';
 import type { Fault } from '../../src/pipeline/faults.js';
 
 declare const control: ControlPlane;

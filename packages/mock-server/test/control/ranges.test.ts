@@ -220,7 +220,7 @@ describe('the rate limit has a documented range (finding 7)', () => {
     for (const setting of [
       { limit: 0, windowSeconds: 60 },
       { limit: 5, windowSeconds: 1e308 },
-      { limit: 5 },
+      { limit: 5, windowSeconds: 60, burst: 2 },
       'on',
     ]) {
       const error = refusal(() => ctx.core.control.setRateLimit(setting as never));

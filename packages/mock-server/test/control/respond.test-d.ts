@@ -5,7 +5,7 @@
  */
 import type { WorkspaceSummary } from '@iacm/sdk/contract';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ControlPlane } from '../../src/control/route.js';
+import type { ControlPlane } from '../../src/control/plane.js';
 import type { OneOff } from '../../src/pipeline/one-off.js';
 
 declare const control: ControlPlane;

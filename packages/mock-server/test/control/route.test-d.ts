@@ -1,13 +1,16 @@
 /**
- * Control routes are typed from what they declare: a handler's `body` is what the route's body check
- * answers (a schema's output, defaults filled in), its `params` are the `{names}` of its path, and
- * it must answer a `MockResponse`. Each `@ts-expect-error` below is a mistake that must not compile
- * (an unused one fails the type check too).
+ * Control capabilities are typed from their table rows: a handler's `body` is what the row's body
+ * check answers (a schema's output, defaults filled in), its `params` are the `{names}` of its path,
+ * and it must answer the row's answer (its in-process method's, or the one declared with `answers`);
+ * the in-process method has the row's declared signature. Each `@ts-expect-error` below is a mistake
+ * that must not compile (an unused one fails the type check too).
  */
 import type { EndpointName } from '@iacm/sdk/contract';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ControlRoute, PathParams } from '../../src/control/route.js';
-import { controlRoute, ok } from '../../src/control/route.js';
+import type { ControlHandlerOf, ControlHandlers } from '../../src/control/bind.js';
+import { answers, capability, type ControlMethodsOf, type PathParams } from '../../src/control/declare.js';
+import type { ControlPlane } from '../../src/control/plane.js';
+import type { ControlRoute } from '../../src/control/route.js';
 import { CONTROL_ROUTES } from '../../src/control/routes.js';
 import { checkSnapshot } from '../../src/control/state.js';
 import type { CheckedEvaluation } from '../../src/domain/dry-run.js';
@@ -15,100 +18,104 @@ import { type CheckedFinding, FindingBody } from '../../src/domain/findings.js';
 import { type CheckedSimulatedRun, SimulatedRunBody } from '../../src/domain/simulate.js';
 import type { MockResponse } from '../../src/http/message.js';
 import type { CheckedFaultRule } from '../../src/pipeline/faults.js';
+import type { MockClock } from '../../src/pipeline/clock.js';
 import type { MockState } from '../../src/store/state.js';
 
-describe('a control route is typed from its declared body schema and path', () => {
+const finding = capability<(stackId: string, body: unknown) => string>()({
+  route: { method: 'POST', path: '/__mock/stacks/{id}/findings', summary: 'a finding', body: FindingBody },
+  call: { sync: true, args: (stackId, body) => ({ params: { id: stackId }, body }) },
+  writes: ['data'],
+});
+const run = capability<(body: unknown) => Promise<string>>()({
+  route: { method: 'POST', path: '/__mock/workspaces/{id}/runs', summary: 'a run', body: SimulatedRunBody },
+  call: { sync: false, args: (body) => ({ params: { id: 'w' }, body }) },
+  writes: ['data'],
+});
+const snapshot = capability()({
+  route: { method: 'PUT', path: '/__mock/state', summary: 'a snapshot', body: checkSnapshot },
+  answer: answers<{ status: 'loaded' }>(),
+  writes: ['data'],
+});
+const bare = capability<() => void>()({
+  route: { method: 'POST', path: '/__mock/reset', summary: 'no body check' },
+  call: { sync: true, args: () => ({}), result: () => undefined },
+  answer: answers<{ restored: string[] }>(),
+  writes: [],
+});
+const TABLE = { finding, run, snapshot, bare, 'group.member': finding } as const;
+
+describe('a control row types its handler from its route and its answer', () => {
   it("gives the handler the schema's output and the path's parameters", () => {
-    controlRoute({
-      method: 'POST',
-      path: '/__mock/stacks/{id}/findings',
-      summary: 'a finding',
-      body: FindingBody,
-      handler: ({ params, body }) => {
-        expectTypeOf(body).toEqualTypeOf<CheckedFinding>();
-        expectTypeOf(params).toEqualTypeOf<{ readonly id: string }>();
-        expectTypeOf(params.id).toEqualTypeOf<string>();
-        // @ts-expect-error `severity` is no member of FindingBody
-        void body.severity;
-        // @ts-expect-error the path names `{id}`, not `{stackId}`
-        void params.stackId;
-        return ok(body.kind, 201);
-      },
-    });
+    const handler: ControlHandlerOf<typeof finding> = ({ params, body }) => {
+      expectTypeOf(body).toEqualTypeOf<CheckedFinding>();
+      expectTypeOf(params).toEqualTypeOf<{ readonly id: string }>();
+      // @ts-expect-error `severity` is no member of FindingBody
+      void body.severity;
+      // @ts-expect-error the path names `{id}`, not `{stackId}`
+      void params.stackId;
+      return body.kind;
+    };
+    void handler;
   });
 
-  it('gives the output with defaults filled in, not the body as sent', () => {
-    controlRoute({
-      method: 'POST',
-      path: '/__mock/workspaces/{id}/runs',
-      summary: 'a run',
-      body: SimulatedRunBody,
-      handler: ({ body }) => {
-        expectTypeOf(body).toEqualTypeOf<CheckedSimulatedRun>();
-        // `branch` has a default: the handler reads a string, never undefined.
-        expectTypeOf(body.branch).toEqualTypeOf<string>();
-        return ok(body.branch);
-      },
-    });
+  it('gives the output with defaults filled in, and lets an asynchronous row answer a Promise', () => {
+    const handler: ControlHandlerOf<typeof run> = async ({ body }) => {
+      expectTypeOf(body).toEqualTypeOf<CheckedSimulatedRun>();
+      expectTypeOf(body.branch).toEqualTypeOf<string>();
+      return body.branch;
+    };
+    void handler;
   });
 
   it('gives a check function’s answer (the snapshot check), and `unknown` without a check', () => {
-    controlRoute({
-      method: 'PUT',
-      path: '/__mock/state',
-      summary: 'a snapshot',
-      body: checkSnapshot,
-      handler: ({ body }) => {
-        expectTypeOf(body).toEqualTypeOf<MockState>();
-        return ok(undefined, 204);
-      },
-    });
-    controlRoute({
-      method: 'POST',
-      path: '/__mock/reset',
-      summary: 'no body check',
-      handler: ({ body, params }) => {
-        expectTypeOf(body).toBeUnknown();
-        expectTypeOf<keyof typeof params>().toEqualTypeOf<never>();
-        // @ts-expect-error a body without a check is unknown: no member can be read
-        void body.seed;
-        return ok(undefined, 204);
-      },
-    });
+    const load: ControlHandlerOf<typeof snapshot> = ({ body }) => {
+      expectTypeOf(body).toEqualTypeOf<MockState>();
+      return { status: 'loaded' };
+    };
+    const reset: ControlHandlerOf<typeof bare> = ({ body, params }) => {
+      expectTypeOf(body).toBeUnknown();
+      expectTypeOf<keyof typeof params>().toEqualTypeOf<never>();
+      // @ts-expect-error a body without a check is unknown: no member can be read
+      void body.seed;
+      return { restored: [] };
+    };
+    void [load, reset];
   });
 
-  it('requires an answer: a bare value, or a promise of one, does not compile', () => {
-    controlRoute({
-      method: 'GET',
-      path: '/__mock/clock',
-      summary: 'a wrong answer',
-      // @ts-expect-error a handler answers a MockResponse (`ok(value)`), not the value
-      handler: () => ({ now: '2026-01-01T00:00:00.000Z' }),
-    });
-    controlRoute({
-      method: 'GET',
-      path: '/__mock/clock',
-      summary: 'a wrong answer, later',
-      // @ts-expect-error nor a promise of the value
-      handler: async () => ({ now: '2026-01-01T00:00:00.000Z' }),
-    });
-    controlRoute({
-      method: 'GET',
-      path: '/__mock/clock',
-      summary: 'a right answer, later',
-      handler: async () => ok({ now: '2026-01-01T00:00:00.000Z' }),
-    });
+  it('requires the declared answer, and at once from a synchronous row', () => {
+    // @ts-expect-error the row answers `{ restored }`, not a MockResponse
+    const wrong: ControlHandlerOf<typeof bare> = () => ({ status: 200, headers: {}, body: undefined });
+    // @ts-expect-error a synchronous row's handler answers at once, not a Promise
+    const later: ControlHandlerOf<typeof bare> = async () => ({ restored: [] });
+    // @ts-expect-error the route checks a finding, not a dry run
+    const other: ControlHandlerOf<typeof finding> = (ctx: { body: CheckedEvaluation }) => String(ctx.body.run);
+    void [wrong, later, other];
   });
 
-  it('refuses a handler typed for another body than its route checks', () => {
-    controlRoute({
-      method: 'POST',
-      path: '/__mock/stacks/{id}/findings',
-      summary: 'a finding',
-      body: FindingBody,
-      // @ts-expect-error the route checks a finding, not a dry run
-      handler: (ctx: { body: CheckedEvaluation }) => ok(ctx.body.run),
-    });
+  it('needs a handler for every row that goes no other row’s way', () => {
+    // @ts-expect-error `run` has no handler
+    const missing: ControlHandlers<typeof TABLE> = {
+      finding: () => 'x',
+      snapshot: () => ({ status: 'loaded' }),
+      bare: () => ({ restored: [] }),
+      'group.member': () => 'x',
+    };
+    void missing;
+  });
+
+  it("types the in-process methods from the rows' signatures, grouped by their dotted names", () => {
+    type Methods = ControlMethodsOf<typeof TABLE>;
+    expectTypeOf<Methods['finding']>().toEqualTypeOf<(stackId: string, body: unknown) => string>();
+    expectTypeOf<Methods['run']>().toEqualTypeOf<(body: unknown) => Promise<string>>();
+    expectTypeOf<Methods['group']['member']>().toEqualTypeOf<(stackId: string, body: unknown) => string>();
+    // A row without an in-process method is no member.
+    expectTypeOf<keyof Methods>().toEqualTypeOf<'finding' | 'run' | 'bare' | 'group'>();
+  });
+
+  it("types the mock's own plane as before: the clock as a MockClock, the generic methods generic", () => {
+    expectTypeOf<ControlPlane['clock']>().toMatchTypeOf<MockClock>();
+    expectTypeOf<ReturnType<ControlPlane['addFault']>['id']>().toEqualTypeOf<string>();
+    expectTypeOf<Parameters<ControlPlane['calls']>[0]>().toEqualTypeOf<EndpointName>();
   });
 });
 

@@ -30,6 +30,7 @@ describe('the control router', () => {
     let ran = false;
     const routes: ControlRoute[] = [
       {
+        name: 'thing',
         method: 'POST',
         path: '/__mock/thing',
         summary: 'a test route',

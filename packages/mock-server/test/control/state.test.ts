@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/adapters/cli-options.js';
 import { MockCore } from '../../src/app/mock.js';
 import type { ControlContext } from '../../src/control/route.js';
-import { MAX_SNAPSHOT_BYTES, snapshotBytes, stateRoutes } from '../../src/control/state.js';
+import { CONTROL_ROUTES } from '../../src/control/routes.js';
+import { MAX_SNAPSHOT_BYTES, snapshotBytes } from '../../src/control/state.js';
 import { HttpError } from '../../src/errors.js';
 import type { MockState } from '../../src/store/state.js';
 import { expectError, setup } from '../helpers.js';
@@ -73,8 +74,11 @@ describe('snapshots round-trip (finding 8)', () => {
       sizes: { events: 1_000_000 },
       accounts: [{ events: new Array(30_000).fill(record) }],
     };
-    const route = stateRoutes.find((r) => r.method === 'GET');
-    const context = { core: { store: { toState: () => large } } } as unknown as ControlContext;
+    const route = CONTROL_ROUTES.find((r) => r.method === 'GET' && r.path === '/__mock/state');
+    const context = {
+      core: { store: { toState: () => large } },
+      transport: 'http',
+    } as unknown as ControlContext;
     const error = await Promise.resolve()
       .then(() => route?.handler(context))
       .then(

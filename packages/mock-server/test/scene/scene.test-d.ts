@@ -6,7 +6,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod';
 import type { MockOptions } from '../../src/app/options.js';
-import type { ControlPlane } from '../../src/control/route.js';
+import type { ControlPlane } from '../../src/control/plane.js';
 import { type Scene, type SceneSchema, type SceneWorkspace, scene } from '../../src/store/seed/scene.js';
 
 declare const control: ControlPlane;

@@ -1,0 +1,284 @@
+/**
+ * How a control capability is declared: one row of the control table (`control/table.ts`), as data.
+ * A row names its HTTP route (method, path, summary, body and query checks, success status, size
+ * bounds), its in-process method (`control.<name>`: how the method's arguments map to the route's
+ * path parameters, query and body, whether it answers at once or with a Promise, and how the
+ * route's answer becomes the method's), the reset stage that restores what it writes, the stores it
+ * writes, and the option and CLI flag that set the same thing at start, where there is one.
+ *
+ * This half is importable without the core, msw or `node:` (the architecture test keeps it so): a
+ * typed client for the standalone mock's control plane is generated from it. The other half, each
+ * row's handler, is bound in the core (`control/handlers.ts`).
+ *
+ * @module
+ */
+import type { JsonBounds } from '@iacm/sdk/contract';
+import type * as z from 'zod';
+import type { ResetStage } from './reset.js';
+
+/** An HTTP method the control plane serves. */
+export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who is calling: an in-process `control.*` method (`'process'`) or a request under `/__mock`
+ * (`'http'`). The checks are the same; a wait's longest timeout is not (10 minutes in process, 30 s
+ * over HTTP, where a proxy would cut the request).
+ */
+export type ControlTransport = 'process' | 'http';
+
+/**
+ * How a control route checks its body: a zod schema (a request without a body is checked as `{}`),
+ * or a function given the body as sent and the transport (the snapshot's `checkSnapshot`, a wait's
+ * check), which answers the checked value or throws a 400. The in-process method of the same row
+ * runs the same check on the body its arguments map to, so both refuse a bad body with the same issues.
+ */
+export type ControlBodyCheck = z.ZodType | ((raw: unknown, transport: ControlTransport) => unknown);
+
+/**
+ * The body a handler gets from its route's check: the schema's output, the check function's answer,
+ * or the body as sent (`unknown`) for a route that declares no check.
+ */
+export type CheckedBody<B> = B extends z.ZodType
+  ? z.output<B>
+  : B extends (raw: unknown, transport: ControlTransport) => infer T
+    ? T
+    : unknown;
+
+/**
+ * The query a handler gets from its route's `query` schema: the schema's output; the query as sent
+ * for a route that declares none.
+ */
+export type CheckedQuery<Q> = [Q] extends [z.ZodType] ? z.output<Q> : Record<string, string | string[]>;
+
+/** The names of a path template's `{name}` parameters: `'/__mock/stacks/{id}/findings'` → `'id'`. */
+export type PathParamName<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PathParamName<Rest>
+  : never;
+
+/**
+ * The decoded path parameters of a template: one string member per `{name}` (a route's handler reads
+ * `params.id` as a `string`); any string key for a template not known literally.
+ */
+export type PathParams<P extends string> = string extends P
+  ? Readonly<Record<string, string>>
+  : { readonly [K in PathParamName<P>]: string };
+
+/** The HTTP half of a row: the route under `/__mock` and what it takes. */
+export interface ControlRouteDeclaration<
+  P extends string = string,
+  B extends ControlBodyCheck | undefined = ControlBodyCheck | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  /** The method. */
+  readonly method: ControlMethod;
+  /** The path under `/__mock`; `{name}` segments are parameters, as in the endpoint table. */
+  readonly path: P;
+  /** What it does, for the landing page and the docs table. */
+  readonly summary: string;
+  /** The body's check, run once before the handler (a 400 naming every bad field). */
+  readonly body?: B;
+  /** The query's schema, parsed before the handler (a 400 naming `query.<name>`). */
+  readonly query?: Q;
+  /**
+   * The success status: a number (default 200; 204 answers no body), or a function of the answer
+   * (a timed run is 202, a finished one 201).
+   */
+  readonly status?: number | ((answer: never) => number);
+  /** The largest body this route takes, bytes (default 1 MiB; 413 beyond, before it is read in full). */
+  readonly maxBodyBytes?: number;
+  /** The shape bounds of this route's JSON body; default the contract's `DEFAULT_JSON_BOUNDS`. */
+  readonly jsonBounds?: JsonBounds;
+}
+
+/** The request parts an in-process method's arguments map to (what a typed HTTP client would send). */
+export interface ControlCallRequest {
+  /** The route's `{name}` parameters. */
+  readonly params?: Readonly<Record<string, string>>;
+  /**
+   * The query (members left `undefined` are not sent; a number is sent as its text, and handed to
+   * the check as it is in process, so that `journal(NaN)` is refused as the number it is).
+   */
+  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  /** The body (a method that carries one: POST, PUT, PATCH). */
+  readonly body?: unknown;
+}
+
+/** Any function type (an in-process method's signature). */
+// biome-ignore lint/suspicious/noExplicitAny: a signature of any parameters, as `Parameters` takes.
+export type AnyFunction = (...args: any[]) => any;
+
+/** Whether a signature answers at once (`true`) or with a Promise (`false`). */
+export type IsSync<F extends AnyFunction> = ReturnType<F> extends Promise<unknown> ? false : true;
+
+/**
+ * The in-process half of a row: `control.<row name>` (a row named `group.member` is
+ * `control.webhooks.create`, `control.clock.advance`), typed by the signature `F` the row is
+ * declared with.
+ */
+export interface ControlCallDeclaration<F extends AnyFunction = AnyFunction, A = unknown> {
+  /**
+   * `true` when the method answers at once; `false` when it answers a Promise. Checked against the
+   * signature by the compiler; a method that does long work (and so will yield) answers a Promise.
+   */
+  readonly sync: IsSync<F>;
+  /** How the method's arguments map to the route's parameters, query and body. */
+  readonly args: (...args: Parameters<F>) => ControlCallRequest;
+  /**
+   * The method's answer from the route's (default: the route's answer as it is): `control.reset()`
+   * answers nothing where `POST /__mock/reset` answers the parts restored.
+   */
+  readonly result?: (answer: A) => Awaited<ReturnType<F>>;
+  /** The in-process form the docs table shows (`control.respond(name, a)`); default the name and its parameters. */
+  readonly docs?: string;
+}
+
+/** The option of `createMockServer`/`listen` and the `iacm-mock` flag that set a row's concept at start. */
+export interface ControlOptionDeclaration {
+  /** The option's name (`scene`, `rateLimit`, `clock`). */
+  readonly option: string;
+  /** The CLI flag as the help shows it (`--scene <file>`), when there is one. */
+  readonly flag?: string;
+  /** The flag's help text, one or more lines (wrapped by the help), when there is a flag. */
+  readonly help?: string;
+}
+
+/**
+ * A store of a mock's state that a control capability writes: the budget charges what it keeps.
+ * `data` is the accounts and their records (a scene's or a scenario's data too), `scenario` the
+ * pending steps of the scenario being played, `timedRuns` the pending steps of runs on the clock.
+ */
+export type ControlStore =
+  | 'data'
+  | 'scenario'
+  | 'timedRuns'
+  | 'webhooks'
+  | 'journal'
+  | 'waits'
+  | 'faults'
+  | 'oneOff'
+  | 'rateLimit'
+  | 'clock'
+  | 'sessions';
+
+/**
+ * One control capability, declared once. `F` is the in-process method's signature (`never` for a
+ * row that has none), `P`, `B` and `Q` its route's path, body check and query schema, `A` what its
+ * handler answers, `V` the row it goes `via` (`never`: it has a handler of its own).
+ */
+export interface ControlDeclaration<
+  F extends AnyFunction = AnyFunction,
+  P extends string = string,
+  B extends ControlBodyCheck | undefined = ControlBodyCheck | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  A = unknown,
+  V extends string = string,
+> {
+  /** The HTTP route; a method that reaches another row's route names that row in `via` instead. */
+  readonly route?: ControlRouteDeclaration<P, B, Q>;
+  /** The in-process method, when there is one. */
+  readonly call?: ControlCallDeclaration<F, A>;
+  /**
+   * The row whose route (check and handler) the in-process method goes through, when it is not this
+   * row's own: `clock.advance` goes through `POST /__mock/clock`.
+   */
+  readonly via?: V;
+  /** The reset stage that puts back what this capability writes (absent: it writes nothing a reset restores). */
+  readonly resetStage?: ResetStage;
+  /** The stores it writes (none for a read). */
+  readonly writes: readonly ControlStore[];
+  /** The option and CLI flag of the same concept, where there is one. */
+  readonly option?: ControlOptionDeclaration;
+  /**
+   * Phantom: what the route's handler answers (the type only; the value is never read). Given by
+   * {@link answers} on a row whose answer differs from its in-process method's, or that has none.
+   */
+  readonly answer?: A;
+  /** Phantom: the row's type parameters, as the derived types read them (never set). */
+  readonly types?: { readonly signature: F; readonly answer: A; readonly via: V };
+}
+
+/** A row of any types: what a table holds. */
+// biome-ignore lint/suspicious/noExplicitAny: a row of any signature, path, checks and answer.
+export type AnyControlDeclaration = ControlDeclaration<any, any, any, any, any, any>;
+
+/** A row's type parameters (its phantom `types`). */
+type TypesOf<R> = R extends { readonly types?: infer T } ? NonNullable<T> : never;
+
+/** The in-process signature of a row (`never` when it has none). */
+export type SignatureOf<R> = TypesOf<R> extends { readonly signature: infer F } ? F : never;
+
+/** The row a row goes through (`never`: its own). */
+export type ViaOf<R> = TypesOf<R> extends { readonly via: infer V } ? V : never;
+
+/** The answer type a row's handler must produce: declared with {@link answers}, else the in-process method's. */
+export type AnswerOf<R> =
+  TypesOf<R> extends { readonly answer: infer A }
+    ? unknown extends A
+      ? [SignatureOf<R>] extends [never]
+        ? unknown
+        : SignatureOf<R> extends AnyFunction
+          ? Awaited<ReturnType<SignatureOf<R>>>
+          : unknown
+      : A
+    : unknown;
+
+/**
+ * Declares a row with the in-process signature `F` given and everything else inferred:
+ * `capability<(rule: FaultRule) => Fault>()({ route: {...}, call: {...}, writes: ['faults'] })`.
+ * Curried so that `F` is named while the path, checks and answer are inferred.
+ */
+export function capability<F extends AnyFunction = never>() {
+  return <
+    const P extends string = string,
+    B extends ControlBodyCheck | undefined = undefined,
+    Q extends z.ZodType | undefined = undefined,
+    A = unknown,
+    const V extends string = never,
+  >(
+    row: ControlDeclaration<F, P, B, Q, A, V>,
+  ): ControlDeclaration<F, P, B, Q, A, V> => row;
+}
+
+/** The phantom of {@link ControlDeclaration.answer}: `answer: answers<{ now: string }>()`. */
+export function answers<A>(): A {
+  return undefined as A;
+}
+
+/**
+ * A control table: rows by capability name. A row with an in-process method is `control.<name>`
+ * (`group.member` for a grouped one: `webhooks.create`); a row that only adds a route (the `GET`
+ * form of a wait) has a name of its own that is no member.
+ */
+export type ControlTable = Readonly<Record<string, AnyControlDeclaration>>;
+
+/** The names of a table's rows that declare an in-process method. */
+type CallNames<T> = {
+  [K in keyof T]: [SignatureOf<T[K]>] extends [never] ? never : K;
+}[keyof T] &
+  string;
+
+/** The signature of row `N`'s in-process method. */
+type CallSignature<T, N extends keyof T> = SignatureOf<T[N]>;
+
+/** The groups of grouped members (`webhooks`, `clock`). */
+type GroupOf<N> = N extends `${infer G}.${string}` ? G : never;
+
+/**
+ * The in-process control methods a table declares, typed from its rows: a top-level member per
+ * ungrouped name, an object per group (`control.webhooks.create`, `control.clock.advance`).
+ */
+export type ControlMethodsOf<T> = {
+  readonly [N in keyof T as N extends CallNames<T>
+    ? N extends `${string}.${string}`
+      ? never
+      : N
+    : never]: CallSignature<T, N>;
+} & {
+  readonly [G in GroupOf<CallNames<T>>]: {
+    readonly [N in keyof T as N extends CallNames<T>
+      ? N extends `${G}.${infer M}`
+        ? M
+        : never
+      : never]: CallSignature<T, N>;
+  };
+};
