@@ -18,11 +18,21 @@ import { RequestLog } from './adapters/request-log.js';
  * @packageDocumentation
  */
 import { DEFAULT_SESSION_BOUNDS, SESSION_RANGES } from './app/sessions.js';
+import { controlFlagHelp } from './control/docs-table.js';
+import { CONTROL_TABLE } from './control/table.js';
 import { isLoopbackHost } from './pipeline/host.js';
 import { DEFAULT_JOURNAL_LIMIT, DEFAULT_JOURNAL_MAX_BYTES } from './pipeline/journal.js';
-import { SERVICE_RATE_LIMIT } from './pipeline/rate-limit.js';
-import { DEFAULT_SEED, DEFAULT_SIZES } from './store/state.js';
+import { DEFAULT_SIZES } from './store/state.js';
 import { VERSION } from './version.js';
+
+/** The help line of a flag the control table declares (the row of the same concept says it once). */
+function controlFlag(flag: string): string {
+  const line = CONTROL_FLAG_HELP.get(flag);
+  if (line === undefined) throw new Error(`the control table declares no help for ${flag}`);
+  return line;
+}
+
+const CONTROL_FLAG_HELP = controlFlagHelp(CONTROL_TABLE);
 
 const HELP = `iacm-mock ${VERSION}: a stateful mock of the IaC management service API
 
@@ -31,7 +41,7 @@ Usage: iacm-mock [options]
 Options:
   --port <n>               port to listen on, 0 to 65535 (default 4010; 0 picks a free one)
   --host <host>            address to bind (default 127.0.0.1)
-  --seed <seed>            seed of the generated data (default ${DEFAULT_SEED})
+${controlFlag('--seed <seed>')}
   --accounts <n>           number of accounts, 1 to ${SIZE_MAXIMA.accounts} (default ${DEFAULT_SIZES.accounts})
   --workspaces <n>         workspaces of the primary account, 0 to ${SIZE_MAXIMA.workspaces} (default ${DEFAULT_SIZES.workspaces})
   --runs-per-workspace <n> most runs per workspace, 0 to ${SIZE_MAXIMA.runsPerWorkspace} (default ${DEFAULT_SIZES.runsPerWorkspace})
@@ -41,16 +51,13 @@ Options:
   --integrations <n>       integrations events come from, 1 to ${SIZE_MAXIMA.integrations} (default ${DEFAULT_SIZES.integrations})
   --access-key <key>       access key of the primary account (default ${DEMO_KEYS.accessKey})
   --secret-key <key>       secret key of the primary account (default ${DEMO_KEYS.secretKey})
-  --scene <file>           start from a JSON scene (what POST /__mock/scene takes: the records to hold,
-                           the rest generated from the seed); reset returns to it
-  --scenario <file>        start from a JSON scenario (what POST /__mock/scenario takes: a scene and a
-                           timeline of steps); its steps apply as the clock passes them; reset loads
-                           the scene again and plays the timeline again from then
-  --state <file>           start from a JSON snapshot (from GET /__mock/state) instead of generating
+${controlFlag('--scene <file>')}
+${controlFlag('--scenario <file>')}
+${controlFlag('--state <file>')}
   --keep-state-keys        off loopback, a snapshot (--state, PUT /__mock/state) keeps its key pairs
                            (by default every account gets a random pair there; see below)
   --delay <ms>             delay every API answer, 0 to ${MAX_DELAY_MS} milliseconds
-  --rate-limit             enforce the service's rate limit (${SERVICE_RATE_LIMIT.limit} requests per ${SERVICE_RATE_LIMIT.windowSeconds} s per client)
+${controlFlag('--rate-limit')}
   --quiet                  no line per request
   --log-format <format>    text (default) or json: one JSON object a line
   --control-token <token>  every /__mock request needs Authorization: Bearer <token> (16 to 512
@@ -60,8 +67,7 @@ Options:
   --trust-proxy            count the rate limit by the last X-Forwarded-For entry (behind one reverse proxy)
   --max-sessions <n>       sessions (X-Iacm-Mock-Session) at a time, 0 to ${SESSION_RANGES.max.max} (default ${DEFAULT_SESSION_BOUNDS.max})
   --session-idle <ms>      a session unused this long (wall time) ends (default ${DEFAULT_SESSION_BOUNDS.idleMs})
-  --clock <real|manual>    real (default): the mock's clock runs; manual: it stands at the start instant
-                           until POST /__mock/clock moves it (timed runs and scenarios then wait for it)
+${controlFlag('--clock <real|manual>')}
   --journal-limit <n>      requests the journal keeps, 0 to ${JOURNAL_MAXIMA.limit} (default ${DEFAULT_JOURNAL_LIMIT})
   --journal-max-bytes <n>  bytes the journal keeps (default ${DEFAULT_JOURNAL_MAX_BYTES}, 16 MiB)
   --headers-timeout <ms>   time to send a request's headers (default ${DEFAULT_SERVER_TIMEOUTS.headersTimeoutMs})

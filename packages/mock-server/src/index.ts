@@ -25,7 +25,6 @@ export {
 } from './adapters/unhandled-request.js';
 export { MockCore, type MockOptions } from './app/mock.js';
 export { OPTION_RANGES } from './app/options.js';
-export { RESET_STAGES, type ResetStage } from './control/reset.js';
 export {
   DEFAULT_SESSION_BOUNDS,
   SESSION_HEADER,
@@ -36,8 +35,9 @@ export {
 export { DEFAULT_LOGIN_THROTTLE, LOGIN_THROTTLE_RANGES, type LoginThrottleOption } from './auth/login.js';
 export type { ControlExposure } from './control/access.js';
 export { ClockBody } from './control/clock.js';
-export { RateLimitBody } from './control/rate-limit.js';
 export type { ControlPlane, ControlPlaneServer, WebhookControl } from './control/plane.js';
+export { RateLimitBody } from './control/rate-limit.js';
+export { RESET_STAGES, type ResetStage } from './control/reset.js';
 export type { SessionCreated, SessionView } from './control/route.js';
 export { SeedBody } from './control/seed.js';
 export { StateSchema } from './control/state.js';

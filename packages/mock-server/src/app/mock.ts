@@ -9,6 +9,7 @@ import { readHeader, type WorkspaceRun } from '@iacm/sdk/contract';
 import { Login, LoginThrottle } from '../auth/login.js';
 import { type ControlExposure, checkControlAccess, controlExposureOf } from '../control/access.js';
 import { type ControlPlane, createControlPlane } from '../control/plane.js';
+import { RESET_STAGES, type ResetStage, type Resettable } from '../control/reset.js';
 import type { CheckedSessionSource, CoreView, SessionControl } from '../control/route.js';
 import { serveControl } from '../control/serve.js';
 import { dryRunGuardrails } from '../domain/dry-run.js';
@@ -54,7 +55,6 @@ import { hasTemplate } from '../store/template.js';
 import { dataKey, MockData } from './data.js';
 import { KeyPairs } from './key-pairs.js';
 import { type DataSource, type MockOptions, type StartConfiguration, startConfiguration } from './options.js';
-import { RESET_STAGES, type ResetStage, type Resettable } from '../control/reset.js';
 import { randomHex } from './secrets.js';
 import { MockSessions, SESSION_HEADER } from './sessions.js';
 

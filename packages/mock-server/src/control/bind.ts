@@ -10,21 +10,24 @@
 import type * as z from 'zod';
 import { parseOr400 } from '../errors.js';
 import type { MockResponse } from '../http/message.js';
-import type {
-  AnswerOf,
-  AnyFunction,
-  CheckedBody,
-  CheckedQuery,
-  ControlBodyCheck,
-  ControlCallRequest,
-  ControlDeclaration,
-  ControlMethodsOf,
-  ControlTable,
-  ControlTransport,
-  IsSync,
-  PathParams,
-  SignatureOf,
-  ViaOf,
+import {
+  type AnswerOf,
+  type CheckedBody,
+  type CheckedQuery,
+  type ControlBodyCheck,
+  type ControlCallRequest,
+  type ControlDeclaration,
+  type ControlMethodsOf,
+  type ControlSignature,
+  type ControlTable,
+  type ControlTransport,
+  controlRows,
+  type IsSync,
+  type PathParams,
+  type RowName,
+  type RowOf,
+  type SignatureOf,
+  type ViaOf,
 } from './declare.js';
 import { type ControlContext, type ControlRoute, ok, parseControlBody } from './route.js';
 
@@ -40,7 +43,7 @@ type QueryOf<R> = RouteOf<R> extends { readonly query?: infer Q } ? Q : undefine
 /** Whether a row's in-process method answers at once (its handler must, too). */
 type SyncOf<R> = [SignatureOf<R>] extends [never]
   ? false
-  : SignatureOf<R> extends AnyFunction
+  : SignatureOf<R> extends ControlSignature
     ? IsSync<SignatureOf<R>>
     : false;
 
@@ -54,11 +57,11 @@ export type ControlHandlerOf<R> = (
 
 /** The rows of a table that have a handler of their own: every row but those that go `via` another. */
 type OwnHandlerNames<T> = {
-  [K in keyof T]: [ViaOf<T[K]>] extends [never] ? K : never;
-}[keyof T];
+  [N in RowName<T>]: [ViaOf<RowOf<T, N>>] extends [never] ? N : never;
+}[RowName<T>];
 
-/** A table's handlers, one per row that has a route (or is in process only), typed from the row. */
-export type ControlHandlers<T> = { readonly [K in OwnHandlerNames<T>]: ControlHandlerOf<T[K]> };
+/** A table's handlers by row name (`group.name` in a group), one per row that has a route of its own. */
+export type ControlHandlers<T> = { readonly [N in OwnHandlerNames<T>]: ControlHandlerOf<RowOf<T, N>> };
 
 /** Any row's handler, as the binding calls it. */
 type AnyHandler = (ctx: ControlContext) => unknown;
@@ -95,7 +98,7 @@ export function controlRoutesOf<T extends ControlTable>(
   handlers: ControlHandlers<T>,
 ): ControlRoute[] {
   const routes: ControlRoute[] = [];
-  for (const [name, declaration] of Object.entries(table)) {
+  for (const [name, declaration] of controlRows(table)) {
     const route = declaration.route;
     if (!route) continue;
     const handler = (handlers as unknown as Record<string, AnyHandler>)[name] as AnyHandler;
@@ -131,16 +134,16 @@ function sentQuery(query: ControlCallRequest['query']): Record<string, string | 
  * checks them (its query schema, its body check), its handler (or the `via` row's), its `result`.
  */
 function callRow(
-  table: ControlTable,
+  table: ReadonlyMap<string, ControlDeclaration>,
   handlers: Record<string, AnyHandler>,
   name: string,
   base: () => ControlBase,
   args: unknown[],
 ): unknown {
-  const declaration = table[name] as ControlDeclaration;
+  const declaration = table.get(name) as ControlDeclaration;
   const call = declaration.call as NonNullable<ControlDeclaration['call']>;
   const target = declaration.via ?? name;
-  const route = (table[target] as ControlDeclaration).route;
+  const route = table.get(target)?.route;
   const request = call.args(...args);
   const rawQuery = sentQuery(request.query);
   const query = route?.query ? parseOr400(route.query as z.ZodType, rawQuery, 'query') : rawQuery;
@@ -173,13 +176,14 @@ export function controlMethodsOf<T extends ControlTable>(
 ): ControlMethodsOf<T> {
   const out: Record<string, unknown> = {};
   const bound = handlers as unknown as Record<string, AnyHandler>;
-  for (const [name, declaration] of Object.entries(table)) {
+  const rows: ReadonlyMap<string, ControlDeclaration> = new Map(controlRows(table));
+  for (const [name, declaration] of rows) {
     if (!declaration.call) continue;
     const method = declaration.call.sync
-      ? (...args: unknown[]) => callRow(table, bound, name, base, args)
+      ? (...args: unknown[]) => callRow(rows, bound, name, base, args)
       : (...args: unknown[]) => {
           try {
-            return callRow(table, bound, name, base, args);
+            return callRow(rows, bound, name, base, args);
           } catch (error) {
             return Promise.reject(error);
           }
@@ -189,7 +193,8 @@ export function controlMethodsOf<T extends ControlTable>(
       out[name] = method;
     } else {
       const group = name.slice(0, dot);
-      const members = (out[group] ??= {}) as Record<string, unknown>;
+      if (out[group] === undefined) out[group] = {};
+      const members = out[group] as Record<string, unknown>;
       members[name.slice(dot + 1)] = method;
     }
   }

@@ -105,22 +105,24 @@ export interface ControlCallRequest {
 
 /** Any function type (an in-process method's signature). */
 // biome-ignore lint/suspicious/noExplicitAny: a signature of any parameters, as `Parameters` takes.
-export type AnyFunction = (...args: any[]) => any;
+export type ControlSignature = (...args: any[]) => any;
 
 /** Whether a signature answers at once (`true`) or with a Promise (`false`). */
-export type IsSync<F extends AnyFunction> = ReturnType<F> extends Promise<unknown> ? false : true;
+export type IsSync<F extends ControlSignature> = ReturnType<F> extends Promise<unknown> ? false : true;
 
 /**
  * The in-process half of a row: `control.<row name>` (a row named `group.member` is
  * `control.webhooks.create`, `control.clock.advance`), typed by the signature `F` the row is
  * declared with.
  */
-export interface ControlCallDeclaration<F extends AnyFunction = AnyFunction, A = unknown> {
+export interface ControlCallDeclaration<F extends ControlSignature = ControlSignature, A = unknown> {
   /**
    * `true` when the method answers at once; `false` when it answers a Promise. Checked against the
    * signature by the compiler; a method that does long work (and so will yield) answers a Promise.
    */
   readonly sync: IsSync<F>;
+  /** The names of the method's parameters, as the docs and a generated client show them. */
+  readonly params?: readonly string[];
   /** How the method's arguments map to the route's parameters, query and body. */
   readonly args: (...args: Parameters<F>) => ControlCallRequest;
   /**
@@ -140,6 +142,16 @@ export interface ControlOptionDeclaration {
   readonly flag?: string;
   /** The flag's help text, one or more lines (wrapped by the help), when there is a flag. */
   readonly help?: string;
+}
+
+/** A row's cells in the docs table (`docs/mock-server.md`), where the defaults do not say enough. */
+export interface ControlDocsDeclaration {
+  /** The request cell (default: the route's, or the `via` row's, `METHOD /path`). */
+  readonly request?: string;
+  /** The in-process cell of a row without an in-process method (default `–`). */
+  readonly call?: string;
+  /** What it does, Markdown (default: the route's summary). */
+  readonly about?: string;
 }
 
 /**
@@ -166,7 +178,7 @@ export type ControlStore =
  * handler answers, `V` the row it goes `via` (`never`: it has a handler of its own).
  */
 export interface ControlDeclaration<
-  F extends AnyFunction = AnyFunction,
+  F extends ControlSignature = ControlSignature,
   P extends string = string,
   B extends ControlBodyCheck | undefined = ControlBodyCheck | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
@@ -188,6 +200,8 @@ export interface ControlDeclaration<
   readonly writes: readonly ControlStore[];
   /** The option and CLI flag of the same concept, where there is one. */
   readonly option?: ControlOptionDeclaration;
+  /** What the docs table shows where the route's own text is not enough. */
+  readonly docs?: ControlDocsDeclaration;
   /**
    * Phantom: what the route's handler answers (the type only; the value is never read). Given by
    * {@link answers} on a row whose answer differs from its in-process method's, or that has none.
@@ -216,7 +230,7 @@ export type AnswerOf<R> =
     ? unknown extends A
       ? [SignatureOf<R>] extends [never]
         ? unknown
-        : SignatureOf<R> extends AnyFunction
+        : SignatureOf<R> extends ControlSignature
           ? Awaited<ReturnType<SignatureOf<R>>>
           : unknown
       : A
@@ -227,7 +241,7 @@ export type AnswerOf<R> =
  * `capability<(rule: FaultRule) => Fault>()({ route: {...}, call: {...}, writes: ['faults'] })`.
  * Curried so that `F` is named while the path, checks and answer are inferred.
  */
-export function capability<F extends AnyFunction = never>() {
+export function capability<F extends ControlSignature = never>() {
   return <
     const P extends string = string,
     B extends ControlBodyCheck | undefined = undefined,
@@ -244,41 +258,63 @@ export function answers<A>(): A {
   return undefined as A;
 }
 
+/** A group of rows: `control.webhooks.*`, `control.clock.*` (a row of it is named `group.member`). */
+export type ControlGroup = Readonly<Record<string, AnyControlDeclaration>>;
+
 /**
- * A control table: rows by capability name. A row with an in-process method is `control.<name>`
- * (`group.member` for a grouped one: `webhooks.create`); a row that only adds a route (the `GET`
- * form of a wait) has a name of its own that is no member.
+ * A control table: rows by capability name, and groups of rows. A row with an in-process method is
+ * `control.<name>` (`control.<group>.<name>` in a group); a row that only adds a route (the `GET`
+ * form of a wait) is no member. Rows are named `name`, or `group.name` in a group (as `via` names them).
  */
-export type ControlTable = Readonly<Record<string, AnyControlDeclaration>>;
+export type ControlTable = Readonly<Record<string, AnyControlDeclaration | ControlGroup>>;
 
-/** The names of a table's rows that declare an in-process method. */
-type CallNames<T> = {
-  [K in keyof T]: [SignatureOf<T[K]>] extends [never] ? never : K;
-}[keyof T] &
-  string;
+/** Whether a table's entry is a row (it says what it writes) rather than a group. */
+type IsRow<R> = R extends { readonly writes: readonly ControlStore[] } ? true : false;
 
-/** The signature of row `N`'s in-process method. */
-type CallSignature<T, N extends keyof T> = SignatureOf<T[N]>;
+/** The names of a table's rows: `name`, and `group.name` for a row of a group. */
+export type RowName<T> = {
+  [K in keyof T & string]: IsRow<T[K]> extends true ? K : `${K}.${keyof T[K] & string}`;
+}[keyof T & string];
 
-/** The groups of grouped members (`webhooks`, `clock`). */
-type GroupOf<N> = N extends `${infer G}.${string}` ? G : never;
+/** The row of a table named `N` (`group.name` for a row of a group). */
+export type RowOf<T, N> = N extends `${infer G}.${infer M}`
+  ? G extends keyof T
+    ? M extends keyof T[G]
+      ? T[G][M]
+      : never
+    : never
+  : N extends keyof T
+    ? T[N]
+    : never;
+
+/** Whether a table's entry gives `control` a member: a row with an in-process method, or a group. */
+type IsMember<R> = IsRow<R> extends true ? ([SignatureOf<R>] extends [never] ? false : true) : true;
 
 /**
- * The in-process control methods a table declares, typed from its rows: a top-level member per
- * ungrouped name, an object per group (`control.webhooks.create`, `control.clock.advance`).
+ * The in-process control methods a table declares, typed from its rows: a member per row that has
+ * an in-process method (its declared signature, and its TSDoc), an object per group
+ * (`control.webhooks.create`, `control.clock.advance`).
  */
 export type ControlMethodsOf<T> = {
-  readonly [N in keyof T as N extends CallNames<T>
-    ? N extends `${string}.${string}`
-      ? never
-      : N
-    : never]: CallSignature<T, N>;
-} & {
-  readonly [G in GroupOf<CallNames<T>>]: {
-    readonly [N in keyof T as N extends CallNames<T>
-      ? N extends `${G}.${infer M}`
-        ? M
-        : never
-      : never]: CallSignature<T, N>;
-  };
+  readonly [K in keyof T as IsMember<T[K]> extends true ? K : never]: IsRow<T[K]> extends true
+    ? SignatureOf<T[K]>
+    : { readonly [M in keyof T[K] as IsMember<T[K][M]> extends true ? M : never]: SignatureOf<T[K][M]> };
 };
+
+/** Whether a table's entry is a group (runtime: a row says what it `writes`). */
+function isGroup(entry: AnyControlDeclaration | ControlGroup): entry is ControlGroup {
+  return !Array.isArray((entry as { writes?: unknown }).writes);
+}
+
+/** A table's rows, in table order, each with its name (`group.name` for a row of a group). */
+export function controlRows(table: ControlTable): Array<readonly [string, AnyControlDeclaration]> {
+  const rows: Array<readonly [string, AnyControlDeclaration]> = [];
+  for (const [name, entry] of Object.entries(table)) {
+    if (isGroup(entry)) {
+      for (const [member, row] of Object.entries(entry)) rows.push([`${name}.${member}`, row]);
+    } else {
+      rows.push([name, entry]);
+    }
+  }
+  return rows;
+}

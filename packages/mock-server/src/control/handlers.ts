@@ -135,7 +135,7 @@ export const CONTROL_HANDLERS: ControlHandlers<ControlTableOf> = {
   'webhooks.update': ({ core, params, body }) => core.webhooks.update(params.id, body),
   'webhooks.remove': ({ core, params }) => core.webhooks.remove(params.id),
   'webhooks.test': ({ core, params }) => core.webhooks.test(params.id),
-  integrationDeliveries: ({ core, params }) => integrationAttempts(core, params.id),
+  'webhooks.integrationDeliveries': ({ core, params }) => integrationAttempts(core, params.id),
   'webhooks.deliveries': ({ core, query }) => core.webhooks.attempts(single(query.integrationId)),
   flushDeliveries: async ({ core }) => {
     await core.webhooks.flush();

@@ -6,10 +6,11 @@
  *
  * @module
  */
+
+import type { MockResponse } from '../http/message.js';
 import { type ControlHandlers, controlMethodsOf, controlRoutesOf } from './bind.js';
 import type { ControlMethodsOf, ControlTable } from './declare.js';
 import { CONTROL_HANDLERS } from './handlers.js';
-import type { MockResponse } from '../http/message.js';
 import type { ControlBodyReader, ControlDeps, CoreView } from './route.js';
 import { dispatchControl } from './router.js';
 import { CONTROL_ROUTES } from './routes.js';
@@ -20,6 +21,8 @@ import { CONTROL_TABLE, type ControlTableOf } from './table.js';
  * where each is documented and typed: `control.reset()`, `control.addFault(rule)`,
  * `control.webhooks.create(body)`, `control.clock.advance(ms)`, ...), and `handle`, which serves the
  * same over HTTP under `/__mock`.
+ *
+ * @interface
  */
 export type ControlPlane = ControlMethodsOf<ControlTableOf> & ControlPlaneServer;
 

@@ -1,13 +1,11 @@
 /** The body of `POST /__mock/rate-limit` (`control.setRateLimit`) and the limit it names. @module */
 import * as z from 'zod';
 import { rangeSchema } from '../errors/ranges.js';
-import { parseOr400 } from '../errors.js';
 import {
   RATE_LIMIT_RANGES,
   type RateLimit,
   rateLimitOf,
   SERVICE_RATE_LIMIT,
-  toRateLimit,
 } from '../pipeline/rate-limit.js';
 
 /** The members of a custom limit, each within its range: the route's and `control.setRateLimit`'s. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { controlRoutesOf } from './bind.js';
-import type { ControlTable } from './declare.js';
+import { type ControlTable, controlRows } from './declare.js';
 import { CONTROL_HANDLERS } from './handlers.js';
 import type { ControlRoute } from './route.js';
 import { CONTROL_TABLE } from './table.js';
@@ -25,7 +25,7 @@ export interface ControlRouteListing {
 
 /** The routes of a control table (default: the mock's) as the landing page lists them, in table order. */
 export function controlRouteListing(table: ControlTable = CONTROL_TABLE): ControlRouteListing[] {
-  return Object.values(table).flatMap((row) =>
+  return controlRows(table).flatMap(([, row]) =>
     row.route ? [{ route: `${row.route.method} ${row.route.path}`, summary: row.route.summary }] : [],
   );
 }

@@ -59,26 +59,13 @@ import {
   NextDeliveryQuery,
 } from './waits.js';
 
-
-/** The simulated run's in-process overloads: timed (scheduled on the clock), finished at once, either. */
-interface SimulateRun {
-  (workspaceId: string, body: SimulatedRunInput & { timing: RunTimingInput }): TimedRunAnswer;
-  (
-    workspaceId: string,
-    body: SimulatedRunInput & { timing?: undefined },
-  ): { run: WorkspaceRun; evaluation: GuardrailEvaluation };
-  (
-    workspaceId: string,
-    body: SimulatedRunInput,
-  ): { run: WorkspaceRun; evaluation: GuardrailEvaluation } | TimedRunAnswer;
-}
-
 /** Every control capability, in the order the landing page and the docs list them. */
 export const CONTROL_TABLE = {
   /** The accounts and their key pairs, primary first (`GET /__mock/accounts`). */
   accounts: capability<() => MockAccount[]>()({
     route: { method: 'GET', path: '/__mock/accounts', summary: 'the accounts and their key pairs' },
     call: { sync: true, args: () => ({}) },
+    docs: { about: '`[{ id, name, accessKey, secretKey }]` of the seeded accounts' },
     writes: [],
   }),
   /**
@@ -93,6 +80,10 @@ export const CONTROL_TABLE = {
     route: { method: 'POST', path: '/__mock/reset', summary: 'back to how the mock started' },
     call: { sync: true, args: () => ({}), result: () => undefined },
     answer: answers<{ status: 'reset'; restored: string[] }>(),
+    docs: {
+      about:
+        'back to how the mock started: start data, no journal, faults or integrations, start settings and clock ([Reset](#reset))',
+    },
     writes: [
       'data',
       'scenario',
@@ -114,9 +105,15 @@ export const CONTROL_TABLE = {
       summary: 'generate new data: { seed, sizes? }',
       body: SeedBody,
     },
-    call: { sync: true, args: (seed, sizes = {}) => ({ body: { seed, sizes } }), result: () => undefined },
+    call: {
+      sync: true,
+      params: ['seed', 'sizes'],
+      args: (seed, sizes = {}) => ({ body: { seed, sizes } }),
+      result: () => undefined,
+    },
     answer: answers<{ status: 'seeded'; seed: number | string }>(),
     resetStage: 'data',
+    docs: { about: 'generate new data (until the next reset, which returns to the start data)' },
     writes: ['data', 'scenario', 'timedRuns'],
     option: {
       option: 'seed',
@@ -133,6 +130,9 @@ export const CONTROL_TABLE = {
     route: { method: 'GET', path: '/__mock/state', summary: 'the whole state as JSON' },
     // The mock's records are shared (and frozen) between stores: the caller gets its own copy.
     call: { sync: true, args: () => ({}), result: (state: MockState) => structuredClone(state) },
+    docs: {
+      about: 'the whole state as JSON ([Snapshots](#snapshots); a state larger than a snapshot can be → 409)',
+    },
     writes: [],
   }),
   /** Replaces the whole state with a snapshot (validated record by record); reset returns to the start data. */
@@ -147,12 +147,16 @@ export const CONTROL_TABLE = {
     },
     call: {
       sync: true,
+      params: ['state'],
       args: (state) => ({ body: state }),
       result: () => undefined,
       docs: 'control.setState(snapshot)',
     },
     answer: answers<{ status: 'loaded' }>(),
     resetStage: 'data',
+    docs: {
+      about: 'load a snapshot (every record validated, as the `state` option is; a bad one → 400 naming it)',
+    },
     writes: ['data', 'scenario', 'timedRuns'],
     option: {
       option: 'state',
@@ -174,9 +178,13 @@ export const CONTROL_TABLE = {
       body: checkSceneBody,
       maxBodyBytes: SCENE_LIMITS.maxBodyBytes,
     },
-    call: { sync: true, args: (scene) => ({ body: scene }), result: () => undefined },
+    call: { sync: true, params: ['scene'], args: (scene) => ({ body: scene }), result: () => undefined },
     answer: answers<{ status: 'loaded' }>(),
     resetStage: 'data',
+    docs: {
+      about:
+        "replace the data with a scene, until the next reset ([Scenes](#scenes)); 200 `{ status: 'loaded' }`",
+    },
     writes: ['data', 'scenario', 'timedRuns', 'webhooks'],
     option: {
       option: 'scene',
@@ -201,8 +209,12 @@ export const CONTROL_TABLE = {
       body: checkScenarioBody,
       maxBodyBytes: SCENARIO_LIMITS.maxBodyBytes,
     },
-    call: { sync: true, args: (scenario) => ({ body: scenario }) },
+    call: { sync: true, params: ['scenario'], args: (scenario) => ({ body: scenario }) },
     resetStage: 'data',
+    docs: {
+      about:
+        "load the scenario's scene and play its timeline on the mock's clock; 200 `{ status: 'playing', steps, startsAt, endsAt }`; until the next reset ([Scenarios](#scenarios))",
+    },
     writes: ['data', 'scenario', 'timedRuns', 'webhooks'],
     option: {
       option: 'scenario',
@@ -222,6 +234,10 @@ export const CONTROL_TABLE = {
       summary: 'how far the scenario being played has gone: steps applied, pending and skipped (with why)',
     },
     call: { sync: true, args: () => ({}) },
+    docs: {
+      about:
+        'how far the scenario being played has gone: steps applied, pending and skipped, with why ([Scenarios](#scenarios))',
+    },
     writes: [],
   }),
   /** The last requests, oldest first (at most `limit`: 0 to the most the journal keeps). */
@@ -233,7 +249,13 @@ export const CONTROL_TABLE = {
         'the last requests (?limit=N; ?endpoint=workspaces.search: that endpoint only), credentials redacted',
       query: JournalListingQuery,
     },
-    call: { sync: true, args: (limit) => ({ query: { limit } }), docs: 'control.journal(n)' },
+    call: {
+      sync: true,
+      params: ['limit'],
+      args: (limit) => ({ query: { limit } }),
+      docs: 'control.journal(n)',
+    },
+    docs: { about: 'the last requests (bounded by `journalLimit`, 500), credentials redacted' },
     writes: [],
     option: {
       option: 'journalLimit',
@@ -249,8 +271,14 @@ export const CONTROL_TABLE = {
     via: 'journal',
     call: {
       sync: true,
+      params: ['name'],
       args: (name) => ({ query: { endpoint: name } }),
       result: (entries: JournalEntry[]) => entries.map((entry) => toCall(entry)),
+    },
+    docs: {
+      about:
+        "that endpoint's entries, oldest first (typed in process); an unknown name → 400 naming the closest",
+      request: '`GET /__mock/journal?endpoint=workspaces.search`',
     },
     writes: [],
   }),
@@ -259,6 +287,7 @@ export const CONTROL_TABLE = {
     route: { method: 'DELETE', path: '/__mock/journal', summary: 'empty the journal', status: 204 },
     call: { sync: true, args: () => ({}) },
     resetStage: 'journal',
+    docs: { about: 'empty the journal' },
     writes: ['journal'],
   }),
   /**
@@ -281,8 +310,13 @@ export const CONTROL_TABLE = {
     },
     call: {
       sync: false,
+      params: ['name', 'options'],
       args: (name, options = {}) => ({ body: { ...options, endpoint: name } }),
       docs: 'control.waitFor(name, options)',
+    },
+    docs: {
+      about: 'long poll: the first matching call ([Waits](#waits)); 408 listing what arrived',
+      request: '`POST /__mock/journal/wait` `{ endpoint, match, since, timeout }`',
     },
     writes: ['waits'],
   }),
@@ -296,6 +330,11 @@ export const CONTROL_TABLE = {
       query: JournalWaitQuery,
     },
     answer: answers<JournalCall>(),
+    docs: {
+      about: 'long poll as `POST`, its inputs in the query (at most 30 s)',
+      request: '`GET /__mock/journal/wait?endpoint=&since=&timeout=&accountId=`',
+      call: 'the `GET` form of `control.waitFor`',
+    },
     writes: ['waits'],
   }),
   /**
@@ -310,7 +349,16 @@ export const CONTROL_TABLE = {
       summary: 'long poll as GET, with { kind, integrationId, nickname, since, timeout }',
       body: (raw: unknown, transport: ControlTransport) => checkNextDelivery(raw, transport),
     },
-    call: { sync: false, args: (options = {}) => ({ body: options }), docs: 'control.nextDelivery(options)' },
+    call: {
+      sync: false,
+      params: ['options'],
+      args: (options = {}) => ({ body: options }),
+      docs: 'control.nextDelivery(options)',
+    },
+    docs: {
+      about: 'long poll: the next webhook delivery attempt ([Waits](#waits))',
+      request: '`POST /__mock/deliveries/next` `{ kind, integrationId, nickname, since, timeout }`',
+    },
     writes: ['waits'],
   }),
   /** `GET /__mock/deliveries/next`: the long poll of `nextDelivery`, its inputs in the query. */
@@ -323,6 +371,11 @@ export const CONTROL_TABLE = {
       query: NextDeliveryQuery,
     },
     answer: answers<DeliveryAttempt>(),
+    docs: {
+      about: 'long poll as `POST`, its inputs in the query (at most 30 s)',
+      request: '`GET /__mock/deliveries/next?kind=Drift&integrationId=&nickname=&since=&timeout=`',
+      call: 'the `GET` form of `control.nextDelivery`',
+    },
     writes: ['waits'],
   }),
   /**
@@ -339,10 +392,15 @@ export const CONTROL_TABLE = {
     },
     call: {
       sync: true,
+      params: ['reason'],
       args: (reason) => ({ body: { reason } }),
       result: (answer: { cancelled: number }) => answer.cancelled,
     },
     resetStage: 'journal',
+    docs: {
+      about:
+        "reject every pending wait (409 naming the reason); answers `{ cancelled }` (in process, the count); `reset()` and a standalone server's `close()` do it",
+    },
     writes: ['waits'],
   }),
   /**
@@ -360,8 +418,9 @@ export const CONTROL_TABLE = {
       status: 201,
       maxBodyBytes: FAULT_LIMITS.maxBodyBytes,
     },
-    call: { sync: true, args: (rule) => ({ body: rule }) },
+    call: { sync: true, params: ['rule'], args: (rule) => ({ body: rule }) },
     resetStage: 'faults',
+    docs: { about: 'inject a fault (below)' },
     writes: ['faults'],
     option: { option: 'delayMs', flag: '--delay <ms>' },
   }),
@@ -369,6 +428,7 @@ export const CONTROL_TABLE = {
   faults: capability<() => Fault[]>()({
     route: { method: 'GET', path: '/__mock/faults', summary: 'faults still waiting' },
     call: { sync: true, args: () => ({}) },
+    docs: { about: 'faults still waiting' },
     writes: [],
   }),
   /** Removes every fault. */
@@ -376,6 +436,7 @@ export const CONTROL_TABLE = {
     route: { method: 'DELETE', path: '/__mock/faults', summary: 'remove all faults', status: 204 },
     call: { sync: true, args: () => ({}) },
     resetStage: 'faults',
+    docs: { about: 'remove all faults' },
     writes: ['faults'],
   }),
   /**
@@ -398,16 +459,22 @@ export const CONTROL_TABLE = {
     },
     call: {
       sync: true,
+      params: ['name', 'answer'],
       args: (name, answer) => ({ body: { ...answer, endpoint: name } }),
       docs: 'control.respond(name, a)',
     },
     resetStage: 'faults',
+    docs: {
+      about:
+        'set a one-off answer of an endpoint, checked against the strict contract ([One-off answers](#one-off-answers))',
+    },
     writes: ['oneOff'],
   }),
   /** The one-off answers still waiting, oldest first. */
   responses: capability<() => OneOff[]>()({
     route: { method: 'GET', path: '/__mock/responses', summary: 'one-off answers still waiting' },
     call: { sync: true, args: () => ({}) },
+    docs: { about: 'one-off answers still waiting' },
     writes: [],
   }),
   /** Removes every one-off answer. */
@@ -420,6 +487,7 @@ export const CONTROL_TABLE = {
     },
     call: { sync: true, args: () => ({}) },
     resetStage: 'faults',
+    docs: { about: 'remove all one-off answers' },
     writes: ['oneOff'],
   }),
   /**
@@ -435,6 +503,7 @@ export const CONTROL_TABLE = {
     },
     call: {
       sync: true,
+      params: ['limit'],
       args: (limit) => ({
         body: typeof limit === 'object' && limit !== null ? { enabled: true, ...limit } : { enabled: limit },
       }),
@@ -443,6 +512,10 @@ export const CONTROL_TABLE = {
     },
     answer: answers<{ enabled: boolean; limit?: number; windowSeconds?: number }>(),
     resetStage: 'rateLimit',
+    docs: {
+      about:
+        'the service\'s rate limit (500 per 60 s per client: the socket address, or with `--trust-proxy`/`trustProxy` the last `X-Forwarded-For` entry; "local" in-process), off by default; over it → 429 with `Retry-After`',
+    },
     writes: ['rateLimit'],
     option: {
       option: 'rateLimit',
@@ -450,73 +523,115 @@ export const CONTROL_TABLE = {
       help: `enforce the service's rate limit (${SERVICE_RATE_LIMIT.limit} requests per ${SERVICE_RATE_LIMIT.windowSeconds} s per client)`,
     },
   }),
-  /** The current instant of the mock's clock, epoch milliseconds (`GET /__mock/clock` answers it as ISO 8601). */
-  'clock.now': capability<() => number>()({
-    route: { method: 'GET', path: '/__mock/clock', summary: "the mock's clock" },
-    call: {
-      sync: true,
-      args: () => ({}),
-      result: (answer: { now: string }) => Date.parse(answer.now),
-      docs: 'control.clock.now()',
-    },
-    writes: [],
-    option: {
-      option: 'clock',
-      flag: '--clock <real|manual>',
-      help: "real (default): the mock's clock runs; manual: it stands at the start instant\nuntil POST /__mock/clock moves it (timed runs and scenarios then wait for it)",
-    },
-  }),
-  /** `POST /__mock/clock`: stops, moves or resumes the clock (`control.clock.set`, `advance`, `resume`). */
-  'clock.move': capability()({
-    route: {
-      method: 'POST',
-      path: '/__mock/clock',
-      summary: "stop, move or resume the mock's clock: { now } | { advanceMs } | { resume: true }",
-      body: ClockBody,
-    },
-    answer: answers<{ now: string }>(),
-    resetStage: 'clock',
-    writes: ['clock', 'data', 'scenario', 'timedRuns', 'webhooks'],
-  }),
-  /**
-   * Stops the clock at an instant (epoch ms, ISO 8601 or a Date) from 1970-01-01T00:00:00.000Z to
-   * 9999-12-31T23:59:59.999Z; an `HttpError` 400 naming `now`, the range and what came otherwise.
-   * The steps that became due apply (timed runs, a scenario), then the delivery retries.
-   */
-  'clock.set': capability<(instant: number | string | Date) => void>()({
-    via: 'clock.move',
-    call: {
-      sync: true,
-      args: (instant) => ({ body: { now: instant instanceof Date ? instant.getTime() : instant } }),
-      result: () => undefined,
-    },
-    resetStage: 'clock',
-    writes: ['clock'],
-  }),
-  /**
-   * Moves the clock by `ms` milliseconds, at most 315,360,000,000 (10 years) either way, to an instant
-   * within its range; an `HttpError` 400 naming `advanceMs` otherwise.
-   */
-  'clock.advance': capability<(ms: number) => void>()({
-    via: 'clock.move',
-    call: { sync: true, args: (ms) => ({ body: { advanceMs: ms } }), result: () => undefined },
-    resetStage: 'clock',
-    writes: ['clock'],
-  }),
-  /** Lets the clock run from the underlying clock again. */
-  'clock.resume': capability<() => void>()({
-    via: 'clock.move',
-    call: { sync: true, args: () => ({ body: { resume: true } }), result: () => undefined },
-    resetStage: 'clock',
-    writes: ['clock'],
-  }),
+  /** The mock's clock: read, stop, move or resume it (`control.clock.*`, `GET`/`POST /__mock/clock`). */
+  clock: {
+    /** The current instant of the mock's clock, epoch milliseconds (`GET /__mock/clock` answers it as ISO 8601). */
+    now: capability<() => number>()({
+      route: { method: 'GET', path: '/__mock/clock', summary: "the mock's clock" },
+      call: {
+        sync: true,
+        args: () => ({}),
+        result: (answer: { now: string }) => Date.parse(answer.now),
+        docs: 'control.clock.now()',
+      },
+      docs: { about: "the mock's clock: `{ now }` (ISO 8601; in process, epoch milliseconds)" },
+      writes: [],
+      option: {
+        option: 'clock',
+        flag: '--clock <real|manual>',
+        help: "real (default): the mock's clock runs; manual: it stands at the start instant\nuntil POST /__mock/clock moves it (timed runs and scenarios then wait for it)",
+      },
+    }),
+    /** `POST /__mock/clock`: stops, moves or resumes the clock (`control.clock.set`, `advance`, `resume`). */
+    move: capability()({
+      route: {
+        method: 'POST',
+        path: '/__mock/clock',
+        summary: "stop, move or resume the mock's clock: { now } | { advanceMs } | { resume: true }",
+        body: ClockBody,
+      },
+      answer: answers<{ now: string }>(),
+      resetStage: 'clock',
+      docs: {
+        about:
+          'one request for the three: `{ now }` stops it at an instant, `{ advanceMs }` moves it, `{ resume: true }` lets it run; answers `{ now }`',
+        call: '`control.clock.set`, `advance`, `resume`',
+      },
+      writes: ['clock', 'data', 'scenario', 'timedRuns', 'webhooks'],
+    }),
+    /**
+     * Stops the clock at an instant (epoch ms, ISO 8601 or a Date) from 1970-01-01T00:00:00.000Z to
+     * 9999-12-31T23:59:59.999Z; an `HttpError` 400 naming `now`, the range and what came otherwise.
+     * The steps that became due apply (timed runs, a scenario), then the delivery retries.
+     */
+    set: capability<(instant: number | string | Date) => void>()({
+      via: 'clock.move',
+      call: {
+        sync: true,
+        params: ['instant'],
+        args: (instant) => ({ body: { now: instant instanceof Date ? instant.getTime() : instant } }),
+        result: () => undefined,
+      },
+      resetStage: 'clock',
+      docs: {
+        about:
+          'stop the clock at an instant (ISO 8601, epoch ms or a `Date` in process); the steps that became due apply',
+        request: '`POST /__mock/clock` `{ now }`',
+      },
+      writes: ['clock'],
+    }),
+    /**
+     * Moves the clock by `ms` milliseconds, at most 315,360,000,000 (10 years) either way, to an instant
+     * within its range; an `HttpError` 400 naming `advanceMs` otherwise.
+     */
+    advance: capability<(ms: number) => void>()({
+      via: 'clock.move',
+      call: {
+        sync: true,
+        params: ['ms'],
+        args: (ms) => ({ body: { advanceMs: ms } }),
+        result: () => undefined,
+      },
+      resetStage: 'clock',
+      docs: {
+        about:
+          'move the clock by `advanceMs` (either way, at most 10 years); the steps that became due apply, then the delivery retries',
+        request: '`POST /__mock/clock` `{ advanceMs }`',
+      },
+      writes: ['clock'],
+    }),
+    /** Lets the clock run from the underlying clock again. */
+    resume: capability<() => void>()({
+      via: 'clock.move',
+      call: { sync: true, args: () => ({ body: { resume: true } }), result: () => undefined },
+      resetStage: 'clock',
+      docs: {
+        about: 'let the clock run from the underlying clock again',
+        request: '`POST /__mock/clock` `{ resume: true }`',
+      },
+      writes: ['clock'],
+    }),
+  },
   /**
    * Simulates a CI run on a workspace (`POST /__mock/workspaces/{id}/runs`): evaluated against the
    * guardrail rules, stored, events recorded; 201 with the run and the evaluation. With `timing`, the
    * run lives on the mock's clock (`docs/mock-server.md`, "Runs that live in time"): 202 with its id
    * and schedule, and the run as it is now (`null` before it starts).
    */
-  simulateRun: capability<SimulateRun>()({
+  simulateRun: capability<
+    // Timed (scheduled on the clock), finished at once, or either.
+    {
+      (workspaceId: string, body: SimulatedRunInput & { timing: RunTimingInput }): TimedRunAnswer;
+      (
+        workspaceId: string,
+        body: SimulatedRunInput & { timing?: undefined },
+      ): { run: WorkspaceRun; evaluation: GuardrailEvaluation };
+      (
+        workspaceId: string,
+        body: SimulatedRunInput,
+      ): { run: WorkspaceRun; evaluation: GuardrailEvaluation } | TimedRunAnswer;
+    }
+  >()({
     route: {
       method: 'POST',
       path: '/__mock/workspaces/{id}/runs',
@@ -526,10 +641,15 @@ export const CONTROL_TABLE = {
     },
     call: {
       sync: true,
+      params: ['workspaceId', 'body'],
       args: (workspaceId, body) => ({ params: { id: workspaceId }, body }),
       docs: 'control.simulateRun(id, body)',
     },
     resetStage: 'data',
+    docs: {
+      about:
+        'simulate a CI run: evaluated against the guardrail rules, stored, events recorded ([guardrails.md](guardrails.md)); 201 `{ run, evaluation }`; with `timing`, 202 and the run lives on the mock\'s clock ([guardrails.md](guardrails.md), "Runs that live in time")',
+    },
     writes: ['data', 'timedRuns'],
   }),
   /** Dry-runs guardrail rules against a plan (`POST /__mock/guardrails/evaluate`); stores nothing. */
@@ -540,7 +660,8 @@ export const CONTROL_TABLE = {
       summary: 'dry-run guardrail rules against a plan; stores nothing',
       body: EvaluateBody,
     },
-    call: { sync: true, args: (body) => ({ body }) },
+    call: { sync: true, params: ['body'], args: (body) => ({ body }) },
+    docs: { about: 'dry-run rules against a plan; stores nothing' },
     writes: [],
   }),
   /** Records a finding on an IaC stack: the updated stack and the queued notification. */
@@ -556,10 +677,12 @@ export const CONTROL_TABLE = {
     },
     call: {
       sync: true,
+      params: ['stackId', 'body'],
       args: (stackId, body) => ({ params: { id: stackId }, body }),
       docs: 'control.recordFinding(id, body)',
     },
     resetStage: 'data',
+    docs: { about: 'record a finding (below); 201 `{ stack, notification }`' },
     writes: ['data'],
   }),
   /** Notifications waiting for delivery, oldest first: of one account, or of all. */
@@ -569,7 +692,8 @@ export const CONTROL_TABLE = {
       path: '/__mock/outbox',
       summary: 'notifications queued for delivery (?accountId=)',
     },
-    call: { sync: true, args: (accountId) => ({ query: { accountId } }) },
+    call: { sync: true, params: ['accountId'], args: (accountId) => ({ query: { accountId } }) },
+    docs: { about: 'notifications queued for delivery (violations, findings, manual)' },
     writes: [],
   }),
   /** Queues and delivers a notification (`{ notificationType, ...payload members }`). */
@@ -581,83 +705,152 @@ export const CONTROL_TABLE = {
       body: NotificationBody,
       status: 202,
     },
-    call: { sync: true, args: (body) => ({ body }) },
+    call: { sync: true, params: ['body'], args: (body) => ({ body }) },
     resetStage: 'data',
+    docs: {
+      about:
+        'queue and deliver a notification: `{ "notificationType": "Drift", ...members to override }`; 202',
+    },
     writes: ['data', 'webhooks'],
   }),
-  /** Creates an integration after a successful test delivery (primary account unless `accountId`). */
-  'webhooks.create': capability<(body: unknown) => Promise<IntegrationView>>()({
-    route: {
-      method: 'POST',
-      path: '/__mock/integrations/webhook',
-      summary: 'create a webhook integration',
-      body: IntegrationCreateBody,
-      status: 201,
-    },
-    call: { sync: false, args: (body) => ({ body: body ?? undefined }) },
-    resetStage: 'webhooks',
-    writes: ['webhooks'],
-  }),
-  /** The integrations, credentials shown by method only. */
-  'webhooks.list': capability<(accountId?: string) => IntegrationView[]>()({
-    route: {
-      method: 'GET',
-      path: '/__mock/integrations/webhook',
-      summary: 'the webhook integrations (?accountId=)',
-    },
-    call: { sync: true, args: (accountId) => ({ query: { accountId } }) },
-    writes: [],
-  }),
-  /** Renames, moves or (with `replaceCredentials`) re-credentials an integration. */
-  'webhooks.update': capability<(id: string, body: unknown) => Promise<IntegrationView>>()({
-    route: {
-      method: 'PATCH',
-      path: '/__mock/integrations/webhook/{id}',
-      summary: 'rename it, change its URL or credentials',
-      body: IntegrationUpdateBody,
-    },
-    call: { sync: false, args: (id, body) => ({ params: { id }, body: body ?? undefined }) },
-    resetStage: 'webhooks',
-    writes: ['webhooks'],
-  }),
-  /** Removes an integration. */
-  'webhooks.remove': capability<(id: string) => void>()({
-    route: { method: 'DELETE', path: '/__mock/integrations/webhook/{id}', summary: 'remove it', status: 204 },
-    call: { sync: true, args: (id) => ({ params: { id } }) },
-    resetStage: 'webhooks',
-    writes: ['webhooks'],
-  }),
-  /** Sends a test notification now. */
-  'webhooks.test': capability<(id: string) => Promise<DeliveryAttempt>>()({
-    route: {
-      method: 'POST',
-      path: '/__mock/integrations/webhook/{id}/test',
-      summary: 'send it a test notification now',
-    },
-    call: { sync: false, args: (id) => ({ params: { id } }) },
-    resetStage: 'webhooks',
-    writes: ['webhooks'],
-  }),
-  /** `GET /__mock/integrations/webhook/{id}/deliveries`: one integration's attempts (404 for an unknown one). */
-  integrationDeliveries: capability()({
-    route: {
-      method: 'GET',
-      path: '/__mock/integrations/webhook/{id}/deliveries',
-      summary: 'its delivery attempts',
-    },
-    answer: answers<DeliveryAttempt[]>(),
-    writes: [],
-  }),
-  /** Recorded delivery attempts (of one integration, or all), headers redacted. */
-  'webhooks.deliveries': capability<(integrationId?: string) => DeliveryAttempt[]>()({
-    route: { method: 'GET', path: '/__mock/deliveries', summary: 'every delivery attempt (?integrationId=)' },
-    call: {
-      sync: true,
-      args: (integrationId) => ({ query: { integrationId } }),
-      docs: 'control.webhooks.deliveries(id?)',
-    },
-    writes: [],
-  }),
+  /** Webhook integrations and their deliveries (`control.webhooks.*`). */
+  webhooks: {
+    /** Creates an integration after a successful test delivery (primary account unless `accountId`). */
+    create: capability<(body: unknown) => Promise<IntegrationView>>()({
+      route: {
+        method: 'POST',
+        path: '/__mock/integrations/webhook',
+        summary: 'create a webhook integration',
+        body: IntegrationCreateBody,
+        status: 201,
+      },
+      call: { sync: false, params: ['body'], args: (body) => ({ body: body ?? undefined }) },
+      resetStage: 'webhooks',
+      docs: { about: 'create a webhook integration (after a successful test delivery)' },
+      writes: ['webhooks'],
+    }),
+    /** The integrations, credentials shown by method only. */
+    list: capability<(accountId?: string) => IntegrationView[]>()({
+      route: {
+        method: 'GET',
+        path: '/__mock/integrations/webhook',
+        summary: 'the webhook integrations (?accountId=)',
+      },
+      call: { sync: true, params: ['accountId'], args: (accountId) => ({ query: { accountId } }) },
+      docs: { about: 'integrations with their status; credentials by method only' },
+      writes: [],
+    }),
+    /** Renames, moves or (with `replaceCredentials`) re-credentials an integration. */
+    update: capability<(id: string, body: unknown) => Promise<IntegrationView>>()({
+      route: {
+        method: 'PATCH',
+        path: '/__mock/integrations/webhook/{id}',
+        summary: 'rename it, change its URL or credentials',
+        body: IntegrationUpdateBody,
+      },
+      call: {
+        sync: false,
+        params: ['id', 'body'],
+        args: (id, body) => ({ params: { id }, body: body ?? undefined }),
+      },
+      resetStage: 'webhooks',
+      docs: { about: 'rename, change the URL, or replace credentials' },
+      writes: ['webhooks'],
+    }),
+    /** Removes an integration. */
+    remove: capability<(id: string) => void>()({
+      route: {
+        method: 'DELETE',
+        path: '/__mock/integrations/webhook/{id}',
+        summary: 'remove it',
+        status: 204,
+      },
+      call: { sync: true, params: ['id'], args: (id) => ({ params: { id } }) },
+      resetStage: 'webhooks',
+      docs: { about: 'remove an integration' },
+      writes: ['webhooks'],
+    }),
+    /** Sends a test notification now. */
+    test: capability<(id: string) => Promise<DeliveryAttempt>>()({
+      route: {
+        method: 'POST',
+        path: '/__mock/integrations/webhook/{id}/test',
+        summary: 'send it a test notification now',
+      },
+      call: { sync: false, params: ['id'], args: (id) => ({ params: { id } }) },
+      resetStage: 'webhooks',
+      docs: { about: 'send a test notification now' },
+      writes: ['webhooks'],
+    }),
+    /** `GET /__mock/integrations/webhook/{id}/deliveries`: one integration's attempts (404 for an unknown one). */
+    integrationDeliveries: capability()({
+      route: {
+        method: 'GET',
+        path: '/__mock/integrations/webhook/{id}/deliveries',
+        summary: 'its delivery attempts',
+      },
+      answer: answers<DeliveryAttempt[]>(),
+      docs: {
+        about: "one integration's delivery attempts",
+        call: 'as `control.webhooks.deliveries(id)`; 404 for an unknown id',
+      },
+      writes: [],
+    }),
+    /** Recorded delivery attempts (of one integration, or all), headers redacted. */
+    deliveries: capability<(integrationId?: string) => DeliveryAttempt[]>()({
+      route: {
+        method: 'GET',
+        path: '/__mock/deliveries',
+        summary: 'every delivery attempt (?integrationId=)',
+      },
+      call: {
+        sync: true,
+        params: ['integrationId'],
+        args: (integrationId) => ({ query: { integrationId } }),
+        docs: 'control.webhooks.deliveries(id?)',
+      },
+      docs: {
+        about: 'every delivery attempt (time, status, duration, error, outcome; headers redacted)',
+        request: '`GET /__mock/deliveries?integrationId=`',
+      },
+      writes: [],
+    }),
+    /** Sends the retries due by the mock's clock now (moving the clock does this too); resolves when they have finished. */
+    runDue: capability<() => Promise<void>>()({
+      route: {
+        method: 'POST',
+        path: '/__mock/deliveries/run-due',
+        summary: "send the retries due by the mock's clock now",
+      },
+      call: { sync: false, args: () => ({}), result: () => undefined },
+      answer: answers<DeliveryAttempt[]>(),
+      resetStage: 'webhooks',
+      docs: { about: "send the retries due by the mock's clock now (moving the clock does this too)" },
+      writes: ['webhooks'],
+    }),
+    /** Changes the retry policy (attempts, baseDelayMs, maxDelayMs, maxTotalMs, timeoutMs). */
+    setPolicy: capability<(policy: Partial<DeliveryPolicy>) => DeliveryPolicy>()({
+      route: {
+        method: 'PUT',
+        path: '/__mock/deliveries/policy',
+        summary: 'delivery retries: { attempts, baseDelayMs, maxDelayMs, maxTotalMs, timeoutMs }',
+        body: DeliveryPolicyBody,
+      },
+      call: {
+        sync: true,
+        params: ['policy'],
+        args: (policy) => ({ body: policy }),
+        docs: 'control.webhooks.setPolicy(p)',
+      },
+      resetStage: 'webhooks',
+      docs: {
+        about:
+          '`{ attempts, baseDelayMs, maxDelayMs, maxTotalMs, timeoutMs }` of delivery retries (ranges: [webhooks.md](webhooks.md#deliveries-from-the-mock-server))',
+      },
+      writes: ['webhooks'],
+      option: { option: 'deliveryPolicy' },
+    }),
+  },
   /** Waits until every webhook delivery in progress, retries included, has finished. */
   flushDeliveries: capability<() => Promise<void>>()({
     route: {
@@ -668,32 +861,11 @@ export const CONTROL_TABLE = {
     call: { sync: false, args: () => ({}), result: () => undefined },
     answer: answers<DeliveryAttempt[]>(),
     resetStage: 'webhooks',
-    writes: ['webhooks'],
-  }),
-  /** Sends the retries due by the mock's clock now (moving the clock does this too); resolves when they have finished. */
-  'webhooks.runDue': capability<() => Promise<void>>()({
-    route: {
-      method: 'POST',
-      path: '/__mock/deliveries/run-due',
-      summary: "send the retries due by the mock's clock now",
+    docs: {
+      about:
+        'send every remaining retry at once (each recorded at the instant it was due; the clock does not move) and wait until all deliveries have finished',
     },
-    call: { sync: false, args: () => ({}), result: () => undefined },
-    answer: answers<DeliveryAttempt[]>(),
-    resetStage: 'webhooks',
     writes: ['webhooks'],
-  }),
-  /** Changes the retry policy (attempts, baseDelayMs, maxDelayMs, maxTotalMs, timeoutMs). */
-  'webhooks.setPolicy': capability<(policy: Partial<DeliveryPolicy>) => DeliveryPolicy>()({
-    route: {
-      method: 'PUT',
-      path: '/__mock/deliveries/policy',
-      summary: 'delivery retries: { attempts, baseDelayMs, maxDelayMs, maxTotalMs, timeoutMs }',
-      body: DeliveryPolicyBody,
-    },
-    call: { sync: true, args: (policy) => ({ body: policy }), docs: 'control.webhooks.setPolicy(p)' },
-    resetStage: 'webhooks',
-    writes: ['webhooks'],
-    option: { option: 'deliveryPolicy' },
   }),
   /**
    * Creates a session (`POST /__mock/sessions`): a separate mock inside this one, selected by the
@@ -714,7 +886,15 @@ export const CONTROL_TABLE = {
       status: 201,
       maxBodyBytes: SCENE_LIMITS.maxBodyBytes,
     },
-    call: { sync: true, args: (source = {}) => ({ body: source }), docs: 'control.createSession(source)' },
+    call: {
+      sync: true,
+      params: ['source'],
+      args: (source = {}) => ({ body: source }),
+      docs: 'control.createSession(source)',
+    },
+    docs: {
+      about: 'create a session ([Sessions](#sessions)); 201 `{ id, accounts }`; 409 past `sessions.max`',
+    },
     writes: ['sessions'],
     option: { option: 'sessions', flag: '--max-sessions <n>' },
   }),
@@ -726,6 +906,7 @@ export const CONTROL_TABLE = {
       summary: 'the live sessions: { id, createdAt, lastUsedAt }',
     },
     call: { sync: true, args: () => ({}) },
+    docs: { about: 'the live sessions: `[{ id, createdAt, lastUsedAt }]`' },
     writes: ['sessions'],
   }),
   /** Ends a session (`DELETE /__mock/sessions/{id}`): its pending waits are cancelled; 404 for an unknown id. */
@@ -736,7 +917,8 @@ export const CONTROL_TABLE = {
       summary: 'end a session (its pending waits are cancelled)',
       status: 204,
     },
-    call: { sync: true, args: (id) => ({ params: { id } }) },
+    call: { sync: true, params: ['id'], args: (id) => ({ params: { id } }) },
+    docs: { about: 'end a session (its pending waits rejected with 409); 204; 404 for an unknown id' },
     writes: ['sessions'],
   }),
 } as const;

@@ -8,7 +8,7 @@
 import type { EndpointName } from '@iacm/sdk/contract';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ControlHandlerOf, ControlHandlers } from '../../src/control/bind.js';
-import { answers, capability, type ControlMethodsOf, type PathParams } from '../../src/control/declare.js';
+import { answers, type ControlMethodsOf, capability, type PathParams } from '../../src/control/declare.js';
 import type { ControlPlane } from '../../src/control/plane.js';
 import type { ControlRoute } from '../../src/control/route.js';
 import { CONTROL_ROUTES } from '../../src/control/routes.js';
@@ -17,8 +17,8 @@ import type { CheckedEvaluation } from '../../src/domain/dry-run.js';
 import { type CheckedFinding, FindingBody } from '../../src/domain/findings.js';
 import { type CheckedSimulatedRun, SimulatedRunBody } from '../../src/domain/simulate.js';
 import type { MockResponse } from '../../src/http/message.js';
-import type { CheckedFaultRule } from '../../src/pipeline/faults.js';
 import type { MockClock } from '../../src/pipeline/clock.js';
+import type { CheckedFaultRule } from '../../src/pipeline/faults.js';
 import type { MockState } from '../../src/store/state.js';
 
 const finding = capability<(stackId: string, body: unknown) => string>()({
@@ -42,7 +42,7 @@ const bare = capability<() => void>()({
   answer: answers<{ restored: string[] }>(),
   writes: [],
 });
-const TABLE = { finding, run, snapshot, bare, 'group.member': finding } as const;
+const TABLE = { finding, run, snapshot, bare, group: { member: finding } } as const;
 
 describe('a control row types its handler from its route and its answer', () => {
   it("gives the handler the schema's output and the path's parameters", () => {
@@ -88,7 +88,8 @@ describe('a control row types its handler from its route and its answer', () => 
     // @ts-expect-error a synchronous row's handler answers at once, not a Promise
     const later: ControlHandlerOf<typeof bare> = async () => ({ restored: [] });
     // @ts-expect-error the route checks a finding, not a dry run
-    const other: ControlHandlerOf<typeof finding> = (ctx: { body: CheckedEvaluation }) => String(ctx.body.run);
+    const other: ControlHandlerOf<typeof finding> = (ctx: { body: CheckedEvaluation }) =>
+      String(ctx.body.run);
     void [wrong, later, other];
   });
 
