@@ -396,4 +396,33 @@ describe('the layering rules', () => {
       [],
     );
   });
+
+  it("keeps the control table's declaration half free of the core, msw and node: (a client is generated from it)", () => {
+    const start = ['table.ts', 'declare.ts', 'docs-table.ts'].map((f) => `mock-server/src/control/${f}`);
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const queue = [...start];
+    while (queue.length > 0) {
+      const file = queue.pop() as string;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const { importedFiles } = ts.preProcessFile(readFileSync(join(packagesDir, file), 'utf8'), true, true);
+      for (const { fileName } of importedFiles) {
+        if (fileName.startsWith('.')) queue.push(resolveSpecifier(file, fileName));
+        else packages.add(fileName);
+      }
+    }
+    const files = [...seen].map((f) => f.replace('mock-server/src/', '')).sort();
+    const core = files.filter(
+      (f) =>
+        /^(app|adapters)\//.test(f) ||
+        /^control\/(handlers|bind|plane|router|routes|serve|access)\.ts$/.test(f) ||
+        /^(index|node|cli|vitest)\.ts$/.test(f),
+    );
+    expect(core, 'the declarations reach the core').toEqual([]);
+    expect(
+      [...packages].filter((name) => name === 'msw' || name.startsWith('msw/') || name.startsWith('node:')),
+    ).toEqual([]);
+    expect(files).toContain('control/table.ts');
+  });
 });
