@@ -7,6 +7,7 @@
  * @module
  */
 import type { DomainServices } from '../domain/simulate.js';
+import { IntegrationCreateBody, type WebhookHub } from '../domain/webhooks.js';
 import { IdFactory } from '../store/ids.js';
 import { Random } from '../store/random.js';
 import { generateLazyState, generateSceneState, seedProgressTotal } from '../store/seed.js';
@@ -128,4 +129,19 @@ export class MockData {
 
   /** The next build number of a simulated run. */
   nextBuild: DomainServices['nextBuild'] = () => FIRST_BUILD + ++this.#buildCount;
+}
+
+/**
+ * Stores the webhook integrations of the scene the data came from (none for other data): called right
+ * after the data was loaded from `source` (the start, `control.scene`, a scenario, a reset).
+ */
+export function installSceneWebhooks(hub: WebhookHub, store: Store, source: DataSource): void {
+  if (!('scene' in source)) return;
+  const accounts = [...store.accounts.values()];
+  source.scene.accounts?.forEach((account, index) => {
+    const accountId = accounts[index]?.account.id;
+    if (!accountId) return;
+    for (const webhook of account.webhooks ?? [])
+      hub.install(accountId, IntegrationCreateBody.parse(webhook));
+  });
 }
