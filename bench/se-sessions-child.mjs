@@ -1,6 +1,6 @@
 /**
  * SE's measuring process (fresh, run with `--expose-gc`): a mock with the default sizes, then 50
- * sessions of its seed created one after another (`control.createSession()`), each one timed (wall
+ * sessions of its seed created one after another (`await control.createSession()`), each one timed (wall
  * and CPU), and the heap growth over the 50 after a forced garbage collection; then the baseline,
  * full mocks of the default sizes made from seeds no mock has used (so their data is generated),
  * measured the same way.
@@ -15,8 +15,8 @@ function settledHeap() {
   return process.memoryUsage().heapUsed;
 }
 
-/** Makes `count` of something with `make`, each timed; the heap growth per item, and the times. */
-function measure(count, make) {
+/** Makes `count` of something with `make` (awaited), each timed; the heap growth per item, and the times. */
+async function measure(count, make) {
   const keep = [];
   const wallMs = [];
   const cpuMs = [];
@@ -24,7 +24,7 @@ function measure(count, make) {
   for (let i = 0; i < count; i++) {
     const cpu = process.cpuUsage();
     const t = performance.now();
-    keep.push(make(i));
+    keep.push(await make(i));
     wallMs.push(performance.now() - t);
     const used = process.cpuUsage(cpu);
     cpuMs.push((used.user + used.system) / 1000);
@@ -40,11 +40,11 @@ await childMain(async ({ sessions, fullMocks }) => {
   const { MockCore } = await import(url(DIST.mock));
   const mock = new MockCore({ sessions: { max: sessions + 10 } });
   // Warm-up: the code paths compiled, and the registry's first entries made.
-  for (let i = 0; i < 3; i++) mock.control.createSession();
-  const session = measure(sessions, () => mock.control.createSession());
+  for (let i = 0; i < 3; i++) await mock.control.createSession();
+  const session = await measure(sessions, () => mock.control.createSession());
   // The baseline: a full mock of the same sizes, its data generated (a seed no mock has used).
   new MockCore({ seed: 'se-warm-up' });
-  const full = measure(fullMocks, (i) => new MockCore({ seed: `se-baseline-${i}` }));
+  const full = await measure(fullMocks, (i) => new MockCore({ seed: `se-baseline-${i}` }));
   if (mock.control.sessions().length !== sessions + 3) throw new Error('a session is missing');
   return { session, full };
 });

@@ -1,5 +1,5 @@
 /**
- * SE: what a session costs (`POST /__mock/sessions`, `control.createSession()`) at the default sizes:
+ * SE: what a session costs (`POST /__mock/sessions`, `await control.createSession()`) at the default sizes:
  * the heap growth per session over 50 sessions after a forced garbage collection (goal <= 5 MB), and
  * the time to create one (goal <= 20 ms; CPU time beside wall time); each against the same figure of
  * a full mock of the same sizes, whose data is generated, measured in the same process. Sessions share

@@ -70,7 +70,7 @@ describe('onSeedProgress of listen() (MockCore)', () => {
       onSeedProgress: (done, total) => calls.push([done, total]),
     });
     servers.push(server);
-    const total = recordsOf(server.control.getState() as MockState);
+    const total = recordsOf((await server.control.getState()) as MockState);
     expect(calls.at(-1)).toEqual([total, total]);
     const ends = () => calls.filter(([done, all]) => done === all).length;
     expect(ends()).toBe(1);
@@ -83,11 +83,11 @@ describe('onSeedProgress of listen() (MockCore)', () => {
       ).status,
     ).toBe(200);
     expect(ends()).toBe(2);
-    server.control.seed(9, { workspaces: 4, events: 40 });
+    await server.control.seed(9, { workspaces: 4, events: 40 });
     expect(ends()).toBe(3);
     expect(calls.at(-1)).toEqual([
-      recordsOf(server.control.getState() as MockState),
-      recordsOf(server.control.getState() as MockState),
+      recordsOf((await server.control.getState()) as MockState),
+      recordsOf((await server.control.getState()) as MockState),
     ]);
   });
 });

@@ -93,15 +93,15 @@ const server = setupServer(
 // The client may be created before listen(): it looks the global fetch up at each call.
 // A request elsewhere fails, naming its method and URL, never its body (MSW's own 'error' prints it).
 beforeAll(() => server.listen({ onUnhandledRequest: unhandledRequestStrategy('error') }));
-afterEach(() => mock.control.reset()); // the scene again: data, journal, one-off answers, faults
+afterEach(async () => await mock.control.reset()); // the scene again: data, journal, one-off answers, faults
 afterAll(() => {
   mock.control.cancelWaits();
   server.close();
 });
 
 /** The stack of a workspace of the scene (arranging, through the control plane: not journalled). */
-function stackOf(workspaceName: string) {
-  const stack = mock.control.getState().accounts[0]?.stacks.find((s) => s.name === workspaceName);
+async function stackOf(workspaceName: string) {
+  const stack = (await mock.control.getState()).accounts[0]?.stacks.find((s) => s.name === workspaceName);
   if (!stack) throw new Error(`no stack named ${workspaceName}`);
   return stack;
 }
@@ -171,7 +171,10 @@ describe('the drift bot', () => {
     const labelled = mock.control.waitFor('workspaces.setLabels');
 
     // The mock plays the service: a drift on payments-prod's stack, delivered to the bot.
-    mock.control.recordFinding(stackOf('payments-prod').id, { kind: 'Drift', name: 'aws_s3_bucket.logs' });
+    mock.control.recordFinding((await stackOf('payments-prod')).id, {
+      kind: 'Drift',
+      name: 'aws_s3_bucket.logs',
+    });
 
     expect(await delivered).toMatchObject({ kind: 'Drift', status: 200, outcome: 'delivered' });
     const call = await labelled;
@@ -185,7 +188,7 @@ describe('the drift bot', () => {
     mock.control.respond('workspaces.setLabels', { status: 403 });
     const firstAttempt = mock.control.nextDelivery({ kind: 'Drift' });
 
-    mock.control.recordFinding(stackOf('payments-prod').id, { kind: 'Drift' });
+    mock.control.recordFinding((await stackOf('payments-prod')).id, { kind: 'Drift' });
 
     // The bot answered 500, so the mock will deliver again; send the retry now instead of waiting.
     expect(await firstAttempt).toMatchObject({ status: 500, outcome: 'retrying' });

@@ -124,7 +124,7 @@ beforeAll(() => {
   client = new IacmClient({ baseUrl: BASE_URL, auth: { accessKey: account.accessKey, secretKey: account.secretKey }, maxRetries: 0, logLevel: 'off' });
 });
 afterEach(() => {
-  mock.control.reset();
+  await mock.control.reset();
   mock.control.clearFaults();
 });
 afterAll(() => server.close());

@@ -23,8 +23,8 @@ beforeAll(async () => {
   env = await startMock();
 });
 afterAll(() => env.close());
-beforeEach(() => {
-  env.mock.control.reset();
+beforeEach(async () => {
+  await env.mock.control.reset();
   env.mock.control.clearFaults();
   env.mock.control.clearJournal();
   env.lines.length = 0;

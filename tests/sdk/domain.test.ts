@@ -7,8 +7,8 @@ beforeAll(async () => {
   env = await startMock();
 });
 afterAll(() => env.close());
-beforeEach(() => {
-  env.mock.control.reset();
+beforeEach(async () => {
+  await env.mock.control.reset();
   env.mock.control.clearFaults();
 });
 
@@ -161,7 +161,7 @@ describe('simulated runs against guardrail rules, end to end through the SDK', (
   });
 
   it('dry-runs rules against a plan without storing anything', async () => {
-    const before = JSON.stringify(env.mock.control.getState());
+    const before = JSON.stringify(await env.mock.control.getState());
     const res = await post('/__mock/guardrails/evaluate', {
       rules: [
         {
@@ -193,7 +193,7 @@ describe('simulated runs against guardrail rules, end to end through the SDK', (
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 1, failed: 1, blocked: true });
-    expect(JSON.stringify(env.mock.control.getState())).toBe(before);
+    expect(JSON.stringify(await env.mock.control.getState())).toBe(before);
   });
 });
 

@@ -138,22 +138,22 @@ describe('standalone node:http server', () => {
 describe('listen off loopback with a snapshot (finding 4 of issue 20)', () => {
   const TOKEN = 'a-control-token-of-32-characters';
   /** A snapshot of a loopback mock: its seeded key pairs are public test fixtures. */
-  const publicState = (): MockState =>
+  const publicState = (): Promise<MockState> =>
     createMockServer({ sizes: { workspaces: 3, events: 10 } }).control.getState();
   const pairs = (accounts: Array<{ accessKey: string; secretKey: string }>) =>
     accounts.map(({ accessKey, secretKey }) => `${accessKey}:${secretKey}`);
 
   it('gives the snapshot random key pairs, kept across reset and setState; keepStateKeys keeps its own', async () => {
-    const state = publicState();
+    const state = await publicState();
     const fixtures = pairs(state.accounts.map((a) => a.account));
     const running = await listen({ port: 0, host: '0.0.0.0', controlToken: TOKEN, state });
     try {
       const random = pairs(running.core.accounts());
       expect(random).toHaveLength(fixtures.length);
       for (const pair of random) expect(fixtures).not.toContain(pair);
-      running.control.reset();
+      await running.control.reset();
       expect(pairs(running.core.accounts())).toEqual(random);
-      running.control.setState(publicState());
+      await running.control.setState(await publicState());
       expect(pairs(running.core.accounts())).toEqual(random);
     } finally {
       await running.close();
@@ -161,7 +161,7 @@ describe('listen off loopback with a snapshot (finding 4 of issue 20)', () => {
     const kept = await listen({ port: 0, host: '0.0.0.0', controlToken: TOKEN, state, keepStateKeys: true });
     try {
       expect(pairs(kept.core.accounts())).toEqual(fixtures);
-      kept.control.setState(publicState());
+      await kept.control.setState(await publicState());
       expect(pairs(kept.core.accounts())).toEqual(fixtures);
     } finally {
       await kept.close();

@@ -3,23 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { expectError, setup } from './helpers.js';
 
 describe('control plane', () => {
-  it('generates the same state from the same seed and sizes, byte for byte, and another from another seed', () => {
-    const a = JSON.stringify(new MockCore({ seed: 42 }).control.getState());
-    const b = JSON.stringify(new MockCore({ seed: 42 }).control.getState());
-    const c = JSON.stringify(new MockCore({ seed: 43 }).control.getState());
+  it('generates the same state from the same seed and sizes, byte for byte, and another from another seed', async () => {
+    const a = JSON.stringify(await new MockCore({ seed: 42 }).control.getState());
+    const b = JSON.stringify(await new MockCore({ seed: 42 }).control.getState());
+    const c = JSON.stringify(await new MockCore({ seed: 43 }).control.getState());
     expect(a).toBe(b);
     expect(c).not.toBe(a);
   });
 
   it('resets to the seeded state after changes', async () => {
     const ctx = await setup();
-    const before = JSON.stringify(ctx.core.control.getState());
+    const before = JSON.stringify(await ctx.core.control.getState());
     const workspace = [...([...ctx.core.store.accounts.values()][0]?.workspaces.values() ?? [])][0];
     await ctx.call('DELETE', `/v2/workspaces/${workspace?.id}`);
-    expect(JSON.stringify(ctx.core.control.getState())).not.toBe(before);
+    expect(JSON.stringify(await ctx.core.control.getState())).not.toBe(before);
     const res = await ctx.call('POST', '/__mock/reset', { token: null });
     expect(res.status).toBe(200);
-    expect(JSON.stringify(ctx.core.control.getState())).toBe(before);
+    expect(JSON.stringify(await ctx.core.control.getState())).toBe(before);
   });
 
   it('reseeds with new sizes over HTTP, and validates the body', async () => {
@@ -29,7 +29,7 @@ describe('control plane', () => {
       body: { seed: 'demo', sizes: { workspaces: 5, events: 10 } },
     });
     expect(res.status).toBe(200);
-    const state = ctx.core.control.getState();
+    const state = await ctx.core.control.getState();
     expect(state.seed).toBe('demo');
     expect(state.accounts[0]?.workspaces).toHaveLength(5);
     expect(state.accounts[0]?.events).toHaveLength(10);
@@ -45,7 +45,7 @@ describe('control plane', () => {
     const snapshot = (await ctx.call('GET', '/__mock/state', { token: null })).body;
     const fresh = await setup({ seed: 99 });
     expect((await fresh.call('PUT', '/__mock/state', { token: null, body: snapshot })).status).toBe(200);
-    expect(JSON.stringify(fresh.core.control.getState())).toBe(JSON.stringify(snapshot));
+    expect(JSON.stringify(await fresh.core.control.getState())).toBe(JSON.stringify(snapshot));
     const broken = structuredClone(snapshot) as {
       accounts: Array<{ workspaces: Array<{ createdAt: string }> }>;
     };

@@ -159,7 +159,9 @@ describe('workspace delete and labels', () => {
       'not_found',
     );
     expectError(await ctx.call('DELETE', `/v2/workspaces/${workspace.id}`), 404, 'not_found');
-    expect(JSON.stringify(ctx.core.control.getState())).not.toContain(`"workspaceId":"${workspace.id}"`);
+    expect(JSON.stringify(await ctx.core.control.getState())).not.toContain(
+      `"workspaceId":"${workspace.id}"`,
+    );
   });
 
   it('replaces the labels and bumps updatedAt, and search sees it at once', async () => {

@@ -56,7 +56,7 @@ describe('the login throttle', () => {
     for (let i = 0; i < DEFAULT_LOGIN_THROTTLE.maxFailures; i++)
       await login(ctx, ctx.primary.accessKey, 'wrong');
     expectError(await login(ctx, ctx.primary.accessKey, ctx.primary.secretKey), 429, 'rate_limited');
-    ctx.core.control.reset();
+    await ctx.core.control.reset();
     expect((await login(ctx, ctx.primary.accessKey, ctx.primary.secretKey)).status).toBe(200);
   });
 

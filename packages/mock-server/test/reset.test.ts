@@ -90,11 +90,11 @@ interface StageCase {
 const cases: Record<string, StageCase> = {
   data: {
     change: async (m, token) => {
-      const [workspace] = m.core.control.getState().accounts[0]?.workspaces ?? [];
-      const stack = m.core.control.getState().accounts[0]?.stacks[0];
+      const [workspace] = (await m.core.control.getState()).accounts[0]?.workspaces ?? [];
+      const stack = (await m.core.control.getState()).accounts[0]?.stacks[0];
       expect((await m.call('DELETE', `/v2/workspaces/${workspace?.id}`, { token })).status).toBe(200);
       expect((await m.call('POST', '/v2/guardrails', { token, body: costRule })).status).toBe(200);
-      const [other] = m.core.control.getState().accounts[0]?.workspaces ?? [];
+      const [other] = (await m.core.control.getState()).accounts[0]?.workspaces ?? [];
       const run = await m.call('POST', `/__mock/workspaces/${other?.id}/runs`, { body: {} });
       expect(run.status).toBe(201);
       const finding = await m.call('POST', `/__mock/stacks/${stack?.id}/findings`, {
@@ -108,7 +108,7 @@ const cases: Record<string, StageCase> = {
     },
     // The records, the outboxes, and what the next simulated run gets (ids, build number, events).
     observe: async (m) => {
-      const state = m.core.control.getState();
+      const state = await m.core.control.getState();
       const outbox = m.core.control.outbox();
       const [workspace] = state.accounts[0]?.workspaces ?? [];
       const simulated = m.core.control.simulateRun(workspace?.id as string, { branch: 'main' });
@@ -226,7 +226,7 @@ const resets: Array<[string, (m: Mock) => Promise<void>]> = [
   [
     'control.reset()',
     async (m) => {
-      m.core.control.reset();
+      await m.core.control.reset();
     },
   ],
   [
@@ -277,13 +277,13 @@ describe('reset', () => {
 
     it('returns to the start data after seed() and setState(); tokens of accounts gone stop working', async () => {
       const m = makeMock();
-      const start = JSON.stringify(m.core.control.getState());
+      const start = JSON.stringify(await m.core.control.getState());
       const startToken = await m.login();
       await m.call('POST', '/__mock/seed', { body: { seed: 'other', sizes: { workspaces: 3 } } });
-      expect(JSON.stringify(m.core.control.getState())).not.toBe(start);
+      expect(JSON.stringify(await m.core.control.getState())).not.toBe(start);
       const otherToken = await m.login(m.core.accounts()[0]);
       await reset(m);
-      expect(JSON.stringify(m.core.control.getState())).toBe(start);
+      expect(JSON.stringify(await m.core.control.getState())).toBe(start);
       expect((await m.call('POST', '/v2/workspaces/search', { token: startToken, body: {} })).status).toBe(
         200,
       );
@@ -293,21 +293,23 @@ describe('reset', () => {
         'unauthorized',
       );
 
-      m.core.control.setState(new MockCore({ seed: 77, sizes: { workspaces: 2 } }).control.getState());
-      expect(JSON.stringify(m.core.control.getState())).not.toBe(start);
+      await m.core.control.setState(
+        await new MockCore({ seed: 77, sizes: { workspaces: 2 } }).control.getState(),
+      );
+      expect(JSON.stringify(await m.core.control.getState())).not.toBe(start);
       await reset(m);
-      expect(JSON.stringify(m.core.control.getState())).toBe(start);
+      expect(JSON.stringify(await m.core.control.getState())).toBe(start);
     });
 
     it('returns a mock started from a snapshot to that snapshot', async () => {
-      const snapshot = makeMock().core.control.getState();
+      const snapshot = await makeMock().core.control.getState();
       snapshot.accounts[0]?.workspaces.splice(1);
       const m = makeMock({ state: snapshot });
       const token = await m.login();
       const [workspace] = snapshot.accounts[0]?.workspaces ?? [];
       expect((await m.call('DELETE', `/v2/workspaces/${workspace?.id}`, { token })).status).toBe(200);
       await reset(m);
-      expect(m.core.control.getState()).toEqual(snapshot);
+      expect(await m.core.control.getState()).toEqual(snapshot);
     });
 
     it('does not create an integration whose test delivery was under way during the reset', async () => {

@@ -270,7 +270,7 @@ describe("the mock's integrations", () => {
       (await core.handle({ method: 'GET', path: '/__mock/integrations/webhook' })).body,
       (await core.handle({ method: 'GET', path: `/__mock/integrations/webhook/${id}/deliveries` })).body,
       core.control.journal(),
-      core.control.getState(),
+      await core.control.getState(),
     ]);
     for (const secret of secrets) expect(everything).not.toContain(secret);
   });

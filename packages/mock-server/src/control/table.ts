@@ -76,9 +76,9 @@ export const CONTROL_TABLE = {
    * that still exist. `POST /__mock/reset` answers `{ status: 'reset', restored: [...] }` naming the
    * parts restored.
    */
-  reset: capability<() => void>()({
+  reset: capability<() => Promise<void>>()({
     route: { method: 'POST', path: '/__mock/reset', summary: 'back to how the mock started' },
-    call: { sync: true, args: () => ({}), result: () => undefined },
+    call: { sync: false, args: () => ({}), result: () => undefined },
     answer: answers<{ status: 'reset'; restored: string[] }>(),
     docs: {
       about:
@@ -98,7 +98,7 @@ export const CONTROL_TABLE = {
     ],
   }),
   /** Generates new data from a seed and sizes (until the next reset, which returns to the start data). */
-  seed: capability<(seed: number | string, sizes?: Partial<SeedSizes>) => void>()({
+  seed: capability<(seed: number | string, sizes?: Partial<SeedSizes>) => Promise<void>>()({
     route: {
       method: 'POST',
       path: '/__mock/seed',
@@ -106,7 +106,7 @@ export const CONTROL_TABLE = {
       body: SeedBody,
     },
     call: {
-      sync: true,
+      sync: false,
       params: ['seed', 'sizes'],
       args: (seed, sizes = {}) => ({ body: { seed, sizes } }),
       result: () => undefined,
@@ -126,17 +126,17 @@ export const CONTROL_TABLE = {
    * `setState`); nothing in it is shared with the mock. Over HTTP (`GET /__mock/state`), a state
    * larger than a snapshot can be is a 409 naming its seed and sizes.
    */
-  getState: capability<() => MockState>()({
+  getState: capability<() => Promise<MockState>>()({
     route: { method: 'GET', path: '/__mock/state', summary: 'the whole state as JSON' },
     // The mock's records are shared (and frozen) between stores: the caller gets its own copy.
-    call: { sync: true, args: () => ({}), result: (state: MockState) => structuredClone(state) },
+    call: { sync: false, args: () => ({}), result: (state: MockState) => structuredClone(state) },
     docs: {
       about: 'the whole state as JSON ([Snapshots](#snapshots); a state larger than a snapshot can be → 409)',
     },
     writes: [],
   }),
   /** Replaces the whole state with a snapshot (validated record by record); reset returns to the start data. */
-  setState: capability<(state: unknown) => void>()({
+  setState: capability<(state: unknown) => Promise<void>>()({
     route: {
       method: 'PUT',
       path: '/__mock/state',
@@ -146,7 +146,7 @@ export const CONTROL_TABLE = {
       jsonBounds: STATE_JSON_BOUNDS,
     },
     call: {
-      sync: true,
+      sync: false,
       params: ['state'],
       args: (state) => ({ body: state }),
       result: () => undefined,
@@ -170,7 +170,7 @@ export const CONTROL_TABLE = {
    * path, what was expected and what came). Until the next reset, as `seed()` and `setState()`:
    * `reset()` returns to the start data. See `docs/testing-with-the-mock.md`, "Scenes".
    */
-  scene: capability<(scene: Scene) => void>()({
+  scene: capability<(scene: Scene) => Promise<void>>()({
     route: {
       method: 'POST',
       path: '/__mock/scene',
@@ -178,7 +178,7 @@ export const CONTROL_TABLE = {
       body: checkSceneBody,
       maxBodyBytes: SCENE_LIMITS.maxBodyBytes,
     },
-    call: { sync: true, params: ['scene'], args: (scene) => ({ body: scene }), result: () => undefined },
+    call: { sync: false, params: ['scene'], args: (scene) => ({ body: scene }), result: () => undefined },
     answer: answers<{ status: 'loaded' }>(),
     resetStage: 'data',
     docs: {
@@ -200,7 +200,7 @@ export const CONTROL_TABLE = {
    * the pending steps (a mock started with a `scenario` plays that one again). Answers how many steps
    * there are and when they fall. See `docs/testing-with-the-mock.md`, "Scenarios".
    */
-  play: capability<(scenario: Scenario) => ScenarioAnswer>()({
+  play: capability<(scenario: Scenario) => Promise<ScenarioAnswer>>()({
     route: {
       method: 'POST',
       path: '/__mock/scenario',
@@ -209,7 +209,7 @@ export const CONTROL_TABLE = {
       body: checkScenarioBody,
       maxBodyBytes: SCENARIO_LIMITS.maxBodyBytes,
     },
-    call: { sync: true, params: ['scenario'], args: (scenario) => ({ body: scenario }) },
+    call: { sync: false, params: ['scenario'], args: (scenario) => ({ body: scenario }) },
     resetStage: 'data',
     docs: {
       about:
@@ -876,7 +876,11 @@ export const CONTROL_TABLE = {
    * See `docs/testing-with-the-mock.md`, "Sessions".
    */
   createSession: capability<
-    (source?: { seed?: number | string; sizes?: Partial<SeedSizes>; scene?: Scene }) => SessionCreated
+    (source?: {
+      seed?: number | string;
+      sizes?: Partial<SeedSizes>;
+      scene?: Scene;
+    }) => Promise<SessionCreated>
   >()({
     route: {
       method: 'POST',
@@ -887,7 +891,7 @@ export const CONTROL_TABLE = {
       maxBodyBytes: SCENE_LIMITS.maxBodyBytes,
     },
     call: {
-      sync: true,
+      sync: false,
       params: ['source'],
       args: (source = {}) => ({ body: source }),
       docs: 'control.createSession(source)',

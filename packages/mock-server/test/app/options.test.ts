@@ -14,7 +14,7 @@ import { expectedOf, type NumberRange, receivedOf } from '../../src/errors/range
 import { FAULT_DELAY_RANGE, FAULT_STATUS_RANGE, FAULT_TIMES_RANGE } from '../../src/pipeline/faults.js';
 import { SEED_EXPECTED, SEED_RANGE, SEED_TEXT_LENGTH, SIZE_RANGES } from '../../src/store/seed/limits.js';
 import { generateState } from '../../src/store/seed.js';
-import { expectError, refusal, setup } from '../helpers.js';
+import { expectError, refusal, rejection, setup } from '../helpers.js';
 
 const tiny = { sizes: { accounts: 1, workspaces: 1, runsPerWorkspace: 0, rules: 0, stacks: 0, events: 0 } };
 
@@ -150,7 +150,7 @@ describe('seed sizes: one range each (SIZE_RANGES), for the option, control.seed
   for (const [name, range] of Object.entries(SIZE_RANGES) as [keyof typeof SIZE_RANGES, NumberRange][]) {
     it(`${name}: ${expectedOf(range)} everywhere, refused past either end naming it`, async () => {
       const m = await setup(small);
-      const snapshot = m.core.control.getState();
+      const snapshot = await m.core.control.getState();
       for (const value of [range.min - 1, range.max + 1]) {
         const expected = `expected ${expectedOf(range)}`;
         expect(() => new MockCore({ ...tiny, sizes: { ...tiny.sizes, [name]: value } })).toThrow(
@@ -160,14 +160,14 @@ describe('seed sizes: one range each (SIZE_RANGES), for the option, control.seed
           new RangeError(`generateState sizes.${name}: ${expected}, received ${value}`),
         );
         const body = `body.sizes.${name}: ${expected}, received number ${value}`;
-        expect(refusal(() => m.core.control.seed(1, { [name]: value })).message).toBe(body);
+        expect((await rejection(m.core.control.seed(1, { [name]: value }))).message).toBe(body);
         const http = await m.call('POST', '/__mock/seed', {
           token: null,
           body: { seed: 1, sizes: { [name]: value } },
         });
         expect(expectError(http, 400, 'validation_failed').message).toBe(body);
         const bad = { ...snapshot, sizes: { ...snapshot.sizes, [name]: value } };
-        expect(refusal(() => m.core.control.setState(bad)).message).toBe(body);
+        expect((await rejection(m.core.control.setState(bad))).message).toBe(body);
         const put = await m.call('PUT', '/__mock/state', { token: null, body: bad });
         expect(expectError(put, 400, 'validation_failed').message).toBe(body);
         expect(usage([`--${SIZE_FLAG[name]}=${value}`])).toBe(
@@ -175,20 +175,20 @@ describe('seed sizes: one range each (SIZE_RANGES), for the option, control.seed
         );
       }
       // Nothing was generated or loaded: the mock still has its small data.
-      expect(m.core.control.getState().sizes).toEqual(snapshot.sizes);
+      expect((await m.core.control.getState()).sizes).toEqual(snapshot.sizes);
     });
   }
 
   it('takes the lowest end of every range as an option and in control.seed, and a fraction nowhere', async () => {
     const lowest = Object.fromEntries(Object.entries(SIZE_RANGES).map(([k, r]) => [k, r.min]));
-    expect(new MockCore({ sizes: lowest }).control.getState().sizes).toEqual(lowest);
+    expect((await new MockCore({ sizes: lowest }).control.getState()).sizes).toEqual(lowest);
     const m = await setup(small);
-    m.core.control.seed(3, lowest);
-    expect(m.core.control.getState().sizes).toEqual(lowest);
+    await m.core.control.seed(3, lowest);
+    expect((await m.core.control.getState()).sizes).toEqual(lowest);
     expect(() => new MockCore({ sizes: { events: 1.5 } })).toThrow(
       new RangeError(`MockOptions sizes.events: expected ${expectedOf(SIZE_RANGES.events)}, received 1.5`),
     );
-    expect(refusal(() => m.core.control.seed(1, { events: 1.5 })).message).toBe(
+    expect((await rejection(m.core.control.seed(1, { events: 1.5 }))).message).toBe(
       `body.sizes.events: expected ${expectedOf(SIZE_RANGES.events)}, received number 1.5`,
     );
   });
@@ -212,7 +212,7 @@ describe('seed sizes: one range each (SIZE_RANGES), for the option, control.seed
     };
     expect(() => new MockCore({ sizes: big })).toThrow(/^MockOptions sizes: these sizes would take about/);
     const m = await setup(small);
-    const error = refusal(() => m.core.control.seed(1, big));
+    const error = await rejection(m.core.control.seed(1, big));
     expect(error.issues?.map((issue) => issue.path)).toEqual(['sizes']);
   });
 });
@@ -222,13 +222,13 @@ describe('the seed: one definition (SEED_RANGE, SEED_TEXT_LENGTH) for the option
 
   it('takes a safe integer at either end and a text of 1 to 200 characters', async () => {
     for (const seed of [SEED_RANGE.min, SEED_RANGE.max, -1, 'a', longest]) {
-      expect(new MockCore({ ...tiny, seed }).control.getState().seed).toBe(seed);
+      expect((await new MockCore({ ...tiny, seed }).control.getState()).seed).toBe(seed);
     }
     const m = await setup(small);
-    m.core.control.seed(SEED_RANGE.max, small.sizes);
-    const state = m.core.control.getState();
+    await m.core.control.seed(SEED_RANGE.max, small.sizes);
+    const state = await m.core.control.getState();
     expect(state.seed).toBe(SEED_RANGE.max);
-    m.core.control.setState(state);
+    await m.core.control.setState(state);
   });
 
   it('refuses NaN, Infinity, a fraction, an unsafe integer, an empty or too long text, naming the seed and what a seed may be', async () => {
@@ -236,7 +236,7 @@ describe('the seed: one definition (SEED_RANGE, SEED_TEXT_LENGTH) for the option
       'an integer from -9007199254740991 to 9007199254740991, or a text of 1 to 200 characters',
     );
     const m = await setup(small);
-    const snapshot = m.core.control.getState();
+    const snapshot = await m.core.control.getState();
     const cases: Array<[unknown, string, string]> = [
       [Number.NaN, 'NaN', 'number NaN'],
       [Number.POSITIVE_INFINITY, 'Infinity', 'number Infinity'],
@@ -250,8 +250,10 @@ describe('the seed: one definition (SEED_RANGE, SEED_TEXT_LENGTH) for the option
         new RangeError(`MockOptions seed: expected ${SEED_EXPECTED}, received ${option}`),
       );
       const message = `body.seed: expected ${SEED_EXPECTED}, received ${body}`;
-      expect(refusal(() => m.core.control.seed(seed as never)).message).toBe(message);
-      expect(refusal(() => m.core.control.setState({ ...snapshot, seed } as never)).message).toBe(message);
+      expect((await rejection(m.core.control.seed(seed as never))).message).toBe(message);
+      expect((await rejection(m.core.control.setState({ ...snapshot, seed } as never))).message).toBe(
+        message,
+      );
       if (typeof seed === 'number' && !Number.isFinite(seed)) continue; // JSON has no NaN or Infinity
       const http = await m.call('POST', '/__mock/seed', { token: null, body: { seed } });
       expect(expectError(http, 400, 'validation_failed').message).toBe(message);

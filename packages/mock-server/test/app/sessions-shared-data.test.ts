@@ -68,8 +68,8 @@ async function writeEverything(core: MockCore, session: string | undefined, acco
 describe('sessions share the generated data, copied on write', () => {
   it('keeps a write in one session out of the other sessions and the default session', async () => {
     const core = new MockCore({ sizes, sessions: { max: 4 } });
-    const a = core.control.createSession();
-    const b = core.control.createSession();
+    const a = await core.control.createSession();
+    const b = await core.control.createSession();
     const before = await stateText(core);
     // Same seed, same data: every session starts equal to the default session.
     expect(await stateText(core, a.id)).toBe(before);
@@ -102,7 +102,7 @@ describe('sessions share the generated data, copied on write', () => {
     expect(await stateText(two)).toBe(before);
   });
 
-  it('freezes the shared records, so that a change in place fails loudly instead of leaking', () => {
+  it('freezes the shared records, so that a change in place fails loudly instead of leaking', async () => {
     const core = new MockCore({ sizes });
     const account = [...core.store.accounts.values()][0];
     const workspace = account?.workspaces.values().next().value;
@@ -110,21 +110,21 @@ describe('sessions share the generated data, copied on write', () => {
     expect(workspace && Object.isFrozen(workspace.lastRunStatus ?? {})).toBe(true);
     expect(Object.isFrozen(account?.explorer.stacks[0])).toBe(true);
     // The snapshot handed to a caller is the caller's own: it may change it (and load it back).
-    const state = core.control.getState();
+    const state = await core.control.getState();
     const mine = state.accounts[0]?.workspaces[0] as { workspaceName: string };
     mine.workspaceName = 'renamed-by-the-test';
-    core.control.setState(state);
+    await core.control.setState(state);
     expect([...core.store.accounts.values()][0]?.workspaces.get(workspace?.id ?? '')?.workspaceName).toBe(
       'renamed-by-the-test',
     );
   });
 
-  it('counts a session sharing data in memory at a twentieth of its estimate against the budget', () => {
+  it('counts a session sharing data in memory at a twentieth of its estimate against the budget', async () => {
     const core = new MockCore({ sessions: { max: 1000 } });
     const estimate = estimateSeedBytes(DEFAULT_SIZES);
     // Sessions of the mock's own seed share its data: many more fit the budget than full copies would.
     const full = Math.floor(SESSIONS_MEMORY_BUDGET / estimate);
-    for (let i = 0; i < full + 5; i++) core.control.createSession();
+    for (let i = 0; i < full + 5; i++) await core.control.createSession();
     expect(core.control.sessions()).toHaveLength(full + 5);
   });
 });

@@ -9,7 +9,7 @@ import { MockCore } from '../../src/app/mock.js';
 import { MockSessions, SESSIONS_MEMORY_BUDGET } from '../../src/app/sessions.js';
 import { estimateSeedBytes } from '../../src/store/seed/limits.js';
 import { DEFAULT_SIZES } from '../../src/store/state.js';
-import { expectError, refusal } from '../helpers.js';
+import { expectError, refusal, rejection } from '../helpers.js';
 
 const small = { sizes: { workspaces: 4, rules: 1 } };
 
@@ -24,11 +24,11 @@ function inSession(core: MockCore, session: string, method: string, path: string
 }
 
 describe('session bounds', () => {
-  it('answers 409 conflict naming the bound for the session past sessions.max', () => {
+  it('answers 409 conflict naming the bound for the session past sessions.max', async () => {
     const core = new MockCore({ ...small, sessions: { max: 2 } });
-    core.control.createSession();
-    core.control.createSession();
-    const error = refusal(() => core.control.createSession());
+    await core.control.createSession();
+    await core.control.createSession();
+    const error = await rejection(core.control.createSession());
     expect(error.status).toBe(409);
     expect(error.code).toBe('conflict');
     expect(error.message).toContain('at most 2 sessions');
@@ -36,18 +36,18 @@ describe('session bounds', () => {
     expect(core.control.sessions()).toHaveLength(2);
   });
 
-  it('answers 409 before generating a session whose data would pass the sessions memory budget', () => {
+  it('answers 409 before generating a session whose data would pass the sessions memory budget', async () => {
     const core = new MockCore({ ...small, sessions: { max: 10 } });
     const huge = { sizes: { workspaces: 100_000, events: 1_000_000 } };
     expect(estimateSeedBytes({ ...DEFAULT_SIZES, ...huge.sizes })).toBeGreaterThan(SESSIONS_MEMORY_BUDGET);
-    const error = refusal(() => core.control.createSession(huge));
+    const error = await rejection(core.control.createSession(huge));
     expect(error.status).toBe(409);
     expect(error.message).toMatch(
       /^the sessions' data may take 256 MiB together; 0 MiB are taken and this one would take about \d+ MiB/,
     );
     expect(core.control.sessions()).toEqual([]);
     // Small sessions still fit.
-    core.control.createSession();
+    await core.control.createSession();
     expect(core.control.sessions()).toHaveLength(1);
   });
 
@@ -87,23 +87,23 @@ describe('session bounds', () => {
 describe('sessions in process', () => {
   it('creates, lists and ends sessions; a default reset leaves them', async () => {
     const core = new MockCore(small);
-    const created = core.control.createSession({ seed: 'other', sizes: { accounts: 2 } });
+    const created = await core.control.createSession({ seed: 'other', sizes: { accounts: 2 } });
     expect(created.id).toMatch(/^ses_[0-9a-f]{16}$/);
     expect(created.accounts).toHaveLength(2);
     expect(created.accounts[0]?.accessKey).not.toBe(core.accounts()[0]?.accessKey);
-    core.control.reset();
+    await core.control.reset();
     expect(core.control.sessions().map((s) => s.id)).toEqual([created.id]);
     expect((await inSession(core, created.id, 'GET', '/__mock/accounts')).status).toBe(200);
     core.control.endSession(created.id);
     expect(core.control.sessions()).toEqual([]);
     expect(refusal(() => core.control.endSession(created.id)).status).toBe(404);
-    const bad = refusal(() => core.control.createSession({ sizes: { workspaces: -1 } }));
+    const bad = await rejection(core.control.createSession({ sizes: { workspaces: -1 } }));
     expect(bad.message).toContain('sizes.workspaces');
   });
 
   it('starts a session from the mock seed and sizes by default, with its own tokens', async () => {
     const core = new MockCore({ ...small, seed: 9 });
-    const { id, accounts } = core.control.createSession();
+    const { id, accounts } = await core.control.createSession();
     expect(accounts.map((a) => a.id)).toEqual(core.accounts().map((a) => a.id));
     const login = await inSession(core, id, 'POST', '/v2/login', {
       accessKey: accounts[0]?.accessKey,
@@ -122,7 +122,7 @@ describe('sessions in process', () => {
 
   it('still needs the control token for a session control request, and for an unknown session', async () => {
     const core = new MockCore({ ...small, controlToken: 'the-token' });
-    const { id } = core.control.createSession();
+    const { id } = await core.control.createSession();
     expectError(await inSession(core, id, 'GET', '/__mock/journal'), 403, 'forbidden');
     expectError(await inSession(core, 'ses_unknown', 'GET', '/__mock/journal'), 403, 'forbidden');
     const allowed = await core.handle({
@@ -135,7 +135,7 @@ describe('sessions in process', () => {
 
   it('cancels the pending waits of a session it ends', async () => {
     const core = new MockCore(small);
-    const { id } = core.control.createSession();
+    const { id } = await core.control.createSession();
     const pending = core.handle({
       method: 'GET',
       path: '/__mock/journal/wait',
@@ -151,7 +151,7 @@ describe('sessions in process', () => {
 
   it('a session core does not make sessions (409)', async () => {
     const core = new MockCore(small);
-    const { id } = core.control.createSession();
+    const { id } = await core.control.createSession();
     expectError(await inSession(core, id, 'GET', '/__mock/sessions'), 409, 'conflict');
   });
 });

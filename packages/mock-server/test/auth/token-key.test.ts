@@ -49,9 +49,9 @@ describe('the token signing key (M1)', () => {
       unsafeTokenSigningKey: key,
     });
     const token = await tokenOf(core);
-    core.control.reset();
+    await core.control.reset();
     expect(await statusWith(core, token)).toBe(200);
-    expect(JSON.stringify(core.control.getState())).not.toContain(key);
+    expect(JSON.stringify(await core.control.getState())).not.toContain(key);
   });
 
   it("is the given one with unsafeTokenSigningKey: two mocks then accept each other's tokens", async () => {

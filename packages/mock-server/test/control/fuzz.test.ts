@@ -300,7 +300,7 @@ describe('control fuzz: no control value breaks the API (finding 7)', () => {
       fc.asyncProperty(fc.array(CASE, { minLength: 1, maxLength: 3 }), async (cases) => {
         failures.length = 0;
         expect((await send('POST', '/__mock/reset')).status).toBe(200);
-        const start = ctx.core.control.getState();
+        const start = await ctx.core.control.getState();
         const primary = start.accounts[0];
         const ids = {
           account: primary?.account.id ?? '',

@@ -17,7 +17,7 @@ import { FindingBody } from '../../src/domain/findings.js';
 import { SimulatedRunBody } from '../../src/domain/simulate.js';
 import { NotificationBody } from '../../src/domain/webhooks.js';
 import { FaultBody } from '../../src/pipeline/faults.js';
-import { expectError, refusal, setup } from '../helpers.js';
+import { expectError, refusal, rejection, setup } from '../helpers.js';
 
 const SIZES = {
   accounts: 2,
@@ -43,8 +43,10 @@ interface Concept {
   bad: unknown;
 }
 
-const workspaceOf = (m: Mock) => m.core.control.getState().accounts[0]?.workspaces[0]?.id ?? '';
-const stackOf = (m: Mock) => m.core.control.getState().accounts[0]?.stacks[0]?.id ?? '';
+/** The primary account's first workspace and stack (read from the store: the in-process snapshot answers a Promise). */
+const primary = (m: Mock) => m.core.store.accounts.values().next().value;
+const workspaceOf = (m: Mock) => primary(m)?.workspaces.values().next().value?.workspaceId ?? '';
+const stackOf = (m: Mock) => primary(m)?.explorer.stacks[0]?.id ?? '';
 
 const CONCEPTS: Concept[] = [
   {
@@ -100,9 +102,9 @@ const CONCEPTS: Concept[] = [
     schema: SeedBody,
     method: 'POST',
     path: () => '/__mock/seed',
-    inProcess: (m, body) => {
+    inProcess: async (m, body) => {
       const { seed, sizes } = body as { seed: never; sizes: never };
-      m.core.control.seed(seed, sizes);
+      await m.core.control.seed(seed, sizes);
     },
     good: () => ({ seed: 7, sizes: SIZES }),
     bad: { seed: '', sizes: { accounts: 0, workspaces: -1 } },
@@ -112,8 +114,8 @@ const CONCEPTS: Concept[] = [
     schema: StateSchema,
     method: 'PUT',
     path: () => '/__mock/state',
-    inProcess: (m, body) => m.core.control.setState(body),
-    good: (m) => m.core.control.getState(),
+    inProcess: async (m, body) => await m.core.control.setState(body),
+    good: async (m) => await m.core.control.getState(),
     bad: { version: 2, seed: null, sizes: { workspaces: 1e308 }, accounts: [] },
   },
 ];
@@ -128,7 +130,8 @@ describe('control input is checked once, with the schema its route declares', ()
       const m = await setup({ sizes: SIZES });
       const http = await m.call(concept.method, concept.path(m), { token: null, body: concept.bad });
       const body = expectError(http, 400, 'validation_failed');
-      const inProcess = refusal(() => concept.inProcess(m, structuredClone(concept.bad)));
+      // A synchronous method throws, an asynchronous one rejects: the same refusal either way.
+      const inProcess = await rejection((async () => concept.inProcess(m, structuredClone(concept.bad)))());
       expect([inProcess.status, inProcess.code]).toEqual([400, 'validation_failed']);
       expect(inProcess.message).toBe(body.message);
       expect(inProcess.issues).toEqual(body.issues);

@@ -201,7 +201,7 @@ describe('control.respond: a checked one-off answer', () => {
   it('reset() clears the waiting answers', async () => {
     const t = await setup();
     t.core.control.respond('workspaces.search', { status: 404, times: 5 });
-    t.core.control.reset();
+    await t.core.control.reset();
     expect(t.core.control.responses()).toEqual([]);
     expect((await search(t)).status).toBe(200);
   });

@@ -232,7 +232,7 @@ describe('sessions over HTTP', () => {
 describe('closing the standalone server', () => {
   it('ends every session, rejecting their pending waits', async () => {
     const server = await listen({ port: 0, sizes: { accounts: 1, workspaces: 2, events: 0 } });
-    const { id } = server.control.createSession();
+    const { id } = await server.control.createSession();
     const wait = fetch(`${server.url}/__mock/journal/wait?endpoint=guardrails.create&timeout=30000`, {
       headers: { 'x-iacm-mock-session': id },
     }).then(

@@ -14,7 +14,7 @@ import { CONTROL_ROUTES } from '../../src/control/routes.js';
 import { MAX_SNAPSHOT_BYTES, snapshotBytes } from '../../src/control/state.js';
 import { HttpError } from '../../src/errors.js';
 import type { MockState } from '../../src/store/state.js';
-import { expectError, setup } from '../helpers.js';
+import { expectError, rejection, setup } from '../helpers.js';
 
 /** What `fn` threw (it must throw). */
 function thrown(fn: () => unknown): unknown {
@@ -41,7 +41,7 @@ describe('snapshots round-trip (finding 8)', () => {
     const command = parseCommandLine(['--state', 'snap.json'], () => text, {});
     if (command.kind !== 'serve' || !command.options.state) throw new Error('expected a serve command');
     const loaded = new MockCore({ state: command.options.state.snapshot });
-    expect(JSON.stringify(loaded.control.getState())).toBe(text);
+    expect(JSON.stringify(await loaded.control.getState())).toBe(text);
   });
 
   it('still bounds a snapshot: nesting deeper than 64 levels is a 400 naming the path', async () => {
@@ -93,13 +93,13 @@ describe('snapshots round-trip (finding 8)', () => {
 });
 
 describe('the state option checks a snapshot as setState does (finding 11)', () => {
-  it('refuses a workspace without repoUrl in new MockCore({ state }), createMockServer({ state }) and setState alike', () => {
-    const state = new MockCore({ sizes: { workspaces: 3, events: 10 } }).control.getState();
+  it('refuses a workspace without repoUrl in new MockCore({ state }), createMockServer({ state }) and setState alike', async () => {
+    const state = await new MockCore({ sizes: { workspaces: 3, events: 10 } }).control.getState();
     const workspace = state.accounts[0]?.workspaces[1] as { repoUrl?: string } | undefined;
     if (!workspace) throw new Error('expected a second workspace');
     delete workspace.repoUrl;
 
-    const bySetState = thrown(() =>
+    const bySetState = await rejection(
       new MockCore({ sizes: { workspaces: 3, events: 10 } }).control.setState(structuredClone(state)),
     );
     const byCore = thrown(() => new MockCore({ state: structuredClone(state) }));
@@ -115,7 +115,7 @@ describe('the state option checks a snapshot as setState does (finding 11)', () 
 
   it('refuses a snapshot of the wrong shape or sizes out of range, in the option as over HTTP', async () => {
     const ctx = await setup({ sizes: { workspaces: 3, events: 10 } });
-    const good = ctx.core.control.getState();
+    const good = await ctx.core.control.getState();
     for (const bad of [
       {},
       { ...good, accounts: [] },
@@ -129,6 +129,6 @@ describe('the state option checks a snapshot as setState does (finding 11)', () 
       expect(expectError(http, 400, 'validation_failed').message).toBe((option as HttpError).message);
     }
     // A valid snapshot is loaded as it was given.
-    expect(JSON.stringify(new MockCore({ state: good }).control.getState())).toBe(JSON.stringify(good));
+    expect(JSON.stringify(await new MockCore({ state: good }).control.getState())).toBe(JSON.stringify(good));
   });
 });

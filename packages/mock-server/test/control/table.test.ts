@@ -109,7 +109,10 @@ describe("the mock's control table", () => {
         ).toContain(row.via);
       // A GET changes no data: at most it adds a wait, or ends the idle sessions it lists.
       if (row.route?.method === 'GET')
-        expect(row.writes.filter((w) => w !== 'waits' && w !== 'sessions'), name).toEqual([]);
+        expect(
+          row.writes.filter((w) => w !== 'waits' && w !== 'sessions'),
+          name,
+        ).toEqual([]);
     }
   });
 

@@ -162,7 +162,7 @@ describe('control.waitFor', () => {
     const t = await setup();
     const calls = t.core.control.waitFor('workspaces.search');
     const deliveries = t.core.control.nextDelivery({ kind: 'Drift' });
-    t.core.control.reset();
+    await t.core.control.reset();
     const [a, b] = await Promise.all([rejection(calls), rejection(deliveries)]);
     expect(a.status).toBe(409);
     expect(a.message).toBe(
@@ -203,7 +203,7 @@ describe('control.nextDelivery', () => {
       clock: () => T0,
       webhookFetch: async () => new Response(null, { status: answer() }),
     });
-  const stackOf = (core: MockCore) => core.control.getState().accounts[0]?.stacks[0]?.id ?? '';
+  const stackOf = async (core: MockCore) => (await core.control.getState()).accounts[0]?.stacks[0]?.id ?? '';
 
   it('resolves with the Drift delivery of a recorded finding, not the test delivery before it', async () => {
     const core = makeMock();
@@ -212,7 +212,7 @@ describe('control.nextDelivery', () => {
       nickname: 'ops',
       url: 'https://hooks.example.test/in',
     });
-    core.control.recordFinding(stackOf(core), { kind: 'Drift', name: 'bucket' });
+    core.control.recordFinding(await stackOf(core), { kind: 'Drift', name: 'bucket' });
     const attempt = await next;
     expect(attempt).toMatchObject({
       kind: 'Drift',

@@ -275,7 +275,7 @@ describe('simulateRun with timing', () => {
     const m = await timedMock();
     const timing = { startAfterMs: MINUTE, planningMs: MINUTE };
     const first = m.core.control.simulateRun(m.workspace.id, { timing });
-    m.core.control.reset();
+    await m.core.control.reset();
     m.core.clock.set(T0 + 10 * MINUTE);
     expect((await m.runs()).some((r) => r.id === first.runId)).toBe(false);
 

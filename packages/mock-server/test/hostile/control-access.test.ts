@@ -153,7 +153,7 @@ describe('a non-loopback bind (M3)', () => {
       expect(random).toHaveLength(seeded.length);
       for (const key of random) expect(seeded).not.toContain(key);
       // Kept across reset: a user who read them once can still log in.
-      running.control.reset();
+      await running.control.reset();
       expect(running.core.accounts().map((a) => a.secretKey)).toEqual(random);
     } finally {
       await running.close();

@@ -128,7 +128,7 @@ describe('hostile fuzz (prototype keys, depth, huge arrays)', () => {
       { numRuns: fuzzRuns(600), seed: fuzzSeed(20261123) },
     );
     expect((await ctx.call('GET', '/v2/health')).status).toBe(204);
-    expect(() => JSON.stringify(ctx.core.control.getState())).not.toThrow();
+    expect(async () => JSON.stringify(await ctx.core.control.getState())).not.toThrow();
     expect(() => JSON.stringify(ctx.core.control.journal())).not.toThrow();
   }, 600_000);
 });

@@ -192,7 +192,7 @@ describe('notification configurations per account (limits.notificationsPerAccoun
     const ctx = await setup();
     // A snapshot may hold a configuration no rule holds (the API never leaves one: a rule takes only
     // a free one, and deleting a rule deletes the one it holds).
-    const state = ctx.core.control.getState();
+    const state = await ctx.core.control.getState();
     const account = state.accounts[0];
     if (!account) throw new Error('no account');
     const free = 'f'.repeat(24);
@@ -225,7 +225,7 @@ describe('a state loaded with more than the caps', () => {
     expect((await ctx.call('PUT', '/__mock/state', { token: null, body: snapshot })).status).toBe(200);
     expect(primary(ctx).rules.size).toBe(rules);
     expect(
-      () => new MockCore({ state: ctx.core.control.getState(), limits: { rulesPerAccount: 0 } }),
+      async () => new MockCore({ state: await ctx.core.control.getState(), limits: { rulesPerAccount: 0 } }),
     ).not.toThrow();
     expectError(await ctx.call('POST', '/v2/guardrails', { body: ruleBody('more') }), 409, 'conflict');
     const [id] = primary(ctx).rules.keys();

@@ -26,12 +26,12 @@ describe('snapshots at their maximum size', () => {
 
     const put = await ctx.call('PUT', '/__mock/state', { token: null, rawBody: text });
     expect(put.status, JSON.stringify(put.body).slice(0, 500)).toBe(200);
-    expect(JSON.stringify(ctx.core.control.getState()) === text).toBe(true);
+    expect(JSON.stringify(await ctx.core.control.getState()) === text).toBe(true);
 
     const command = parseCommandLine(['--state', 'snap.json'], () => text, {});
     if (command.kind !== 'serve' || !command.options.state) throw new Error('expected a serve command');
     const loaded = new MockCore({ state: command.options.state.snapshot });
-    expect(JSON.stringify(loaded.control.getState()) === text).toBe(true);
+    expect(JSON.stringify(await loaded.control.getState()) === text).toBe(true);
   }, 900_000);
 
   it('answers 409 naming the seed and sizes for a state of the largest sizes, whose snapshot would be too large', async () => {

@@ -24,7 +24,7 @@ function example(name: string): Scenario {
 async function played(scenario: Scenario) {
   const core = new MockCore({ tokenTtlSeconds: 86_400 }); // a token that outlives the scenario
   core.clock.set(T0);
-  const answer = core.control.play(scenario);
+  const answer = await core.control.play(scenario);
   const token = await loginToken(core);
   const api = async <T>(
     method: string,
@@ -116,7 +116,7 @@ describe('examples/scenarios/drift-storm.json', () => {
   it('answers each stack with its findings counted once the storm is over', async () => {
     const { core } = await played(example('drift-storm.json'));
     core.clock.advance(2 * 60 * MINUTE);
-    const [account] = core.control.getState().accounts;
+    const [account] = (await core.control.getState()).accounts;
     const prod = account?.stacks.find((s) => s.name === 'ledger-prod') as IacStack & {
       findings?: Record<string, number>;
     };

@@ -85,7 +85,7 @@ const labels = (at: ScenarioStep['at'], list: string[], workspace = 'payments-pr
 describe('steps apply as the clock passes them', () => {
   it('in at order, ties in timeline order, each stamped with its own instant', async () => {
     const { core, workspace, events, attrs } = await mock();
-    const answer = core.control.play({
+    const answer = await core.control.play({
       scene: SCENE,
       timeline: [labels('+5m', ['first-at-5m']), labels('+5m', ['second-at-5m']), labels('+2m', ['at-2m'])],
     });
@@ -114,7 +114,7 @@ describe('steps apply as the clock passes them', () => {
 
   it('applies a step at +0 at once, and finds records by name: account by name or index, stack by workspace', async () => {
     const { core, runs, api } = await mock();
-    core.control.play({
+    await core.control.play({
       scene: SCENE,
       timeline: [
         { at: 0, simulateRun: { workspace: 'payments-dev', title: 'at once' } },
@@ -142,7 +142,7 @@ describe('steps apply as the clock passes them', () => {
 
   it("starts a step's timed run from the step's instant, in time order with the other steps", async () => {
     const { core, runs, events, attrs } = await mock();
-    core.control.play({
+    await core.control.play({
       scene: SCENE,
       timeline: [
         {
@@ -182,7 +182,7 @@ describe('steps apply as the clock passes them', () => {
 
   it('skips a step whose workspace was deleted through the API, and applies the others', async () => {
     const { core, api, workspace, runs } = await mock();
-    core.control.play({
+    await core.control.play({
       scene: SCENE,
       timeline: [
         { at: '+1m', simulateRun: { workspace: 'payments-dev' } },
@@ -198,7 +198,7 @@ describe('steps apply as the clock passes them', () => {
   it('reports its progress: steps applied, pending and skipped, each skipped one with where, when and why', async () => {
     const { core, api, workspace } = await mock();
     expect(core.control.scenarioProgress()).toEqual({ status: 'none' });
-    core.control.play({
+    await core.control.play({
       scene: SCENE,
       timeline: [
         { at: '+1m', simulateRun: { workspace: 'payments-dev' } },
@@ -240,14 +240,14 @@ describe('steps apply as the clock passes them', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'finished', applied: 2, pending: 0, skippedCount: 2 });
     // Replacing the data ends it.
-    core.control.reset();
+    await core.control.reset();
     expect(core.control.scenarioProgress()).toEqual({ status: 'none' });
   });
 
   it('lists the first 100 skipped steps and counts them all', async () => {
     const { core, api, workspace } = await mock();
     const timeline = Array.from({ length: 150 }, (_, i) => labels(i * 1_000, [`l${i}`], 'payments-dev'));
-    core.control.play({ scene: SCENE, timeline });
+    await core.control.play({ scene: SCENE, timeline });
     // Steps at +0 applied at once: delete before the others fall due.
     const dev = await workspace('payments-dev');
     await api('DELETE', `/v2/workspaces/${dev.id}`, undefined);
@@ -265,7 +265,7 @@ describe('steps apply as the clock passes them', () => {
     const timeline = Array.from({ length: SCENARIO_LIMITS.maxSteps }, (_, i) =>
       labels(i * 1_000, [`l${i}`], i % 2 ? 'payments-dev' : 'payments-prod'),
     );
-    expect(core.control.play({ scene: SCENE, timeline }).steps).toBe(10_000);
+    expect((await core.control.play({ scene: SCENE, timeline })).steps).toBe(10_000);
     core.clock.advance(SCENARIO_LIMITS.maxSteps * 1_000);
     expect(events().filter((e) => attrs(e).field === 'labels')).toHaveLength(10_000);
   });
@@ -274,15 +274,15 @@ describe('steps apply as the clock passes them', () => {
 describe('what replaces a played scenario', () => {
   it('an in-process play holds until the next reset, which returns to the start data and drops the steps', async () => {
     const { core, runs } = await mock({ sizes: { accounts: 2, workspaces: 3 } });
-    const before = core.control.getState().accounts.map((a) => a.account.name);
-    core.control.play({
+    const before = (await core.control.getState()).accounts.map((a) => a.account.name);
+    await core.control.play({
       scene: SCENE,
       timeline: [{ at: '+1m', simulateRun: { workspace: 'payments-prod' } }],
     });
     expect(core.accounts().map((a) => a.name)).toEqual(['Acme', 'Globex']);
-    core.control.reset();
-    expect(core.control.getState().accounts.map((a) => a.account.name)).toEqual(before);
-    core.control.scene(SCENE); // the same names again, without the timeline
+    await core.control.reset();
+    expect((await core.control.getState()).accounts.map((a) => a.account.name)).toEqual(before);
+    await core.control.scene(SCENE); // the same names again, without the timeline
     core.clock.advance(10 * MINUTE);
     expect(await runs('payments-prod')).toEqual([]);
   });
@@ -290,18 +290,21 @@ describe('what replaces a played scenario', () => {
   it('a second play, a scene or a seed drops the pending steps', async () => {
     const { core, runs } = await mock();
     const step = { at: '+1m', simulateRun: { workspace: 'payments-prod', title: 'first' } } as const;
-    core.control.play({ scene: SCENE, timeline: [step] });
-    core.control.play({
+    await core.control.play({ scene: SCENE, timeline: [step] });
+    await core.control.play({
       scene: SCENE,
       timeline: [{ at: '+2m', simulateRun: { workspace: 'payments-prod', title: 'second' } }],
     });
     core.clock.advance(5 * MINUTE);
     expect((await runs('payments-prod')).map((r) => r.title)).toEqual(['second']);
 
-    for (const replace of [() => core.control.scene(SCENE), () => core.control.seed(1, { accounts: 2 })]) {
-      core.control.play({ scene: SCENE, timeline: [step] });
+    for (const replace of [
+      async () => await core.control.scene(SCENE),
+      async () => await core.control.seed(1, { accounts: 2 }),
+    ]) {
+      await core.control.play({ scene: SCENE, timeline: [step] });
       replace();
-      core.control.scene(SCENE);
+      await core.control.scene(SCENE);
       core.clock.advance(5 * MINUTE);
       expect(await runs('payments-prod')).toEqual([]);
     }
@@ -320,7 +323,7 @@ describe('what replaces a played scenario', () => {
     ]);
 
     wall = T0 + 60 * MINUTE; // the clock of the options, which a reset returns to
-    core.control.reset();
+    await core.control.reset();
     expect(await runs('payments-prod')).toEqual([]); // the scene again
     core.clock.advance(10 * MINUTE - 1);
     expect(await runs('payments-prod')).toEqual([]);

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
 import { parseScenarioAt, SCENARIO_LIMITS } from '../../src/domain/scenario.js';
-import { refusal } from '../helpers.js';
+import { rejection } from '../helpers.js';
 
 /** A small valid scene: one account with two workspaces, a stack on the first. */
 const SCENE = {
@@ -122,31 +122,31 @@ const BAD_SCENARIOS: Array<[string, unknown, string]> = [
 ];
 
 describe('a bad scenario is refused whole, naming the path', () => {
-  it.each(BAD_SCENARIOS)('%s', (_name, scenario, message) => {
+  it.each(BAD_SCENARIOS)('%s', async (_name, scenario, message) => {
     const core = new MockCore();
     core.clock.set(Date.UTC(2026, 0, 1));
-    const before = core.control.getState();
-    const error = refusal(() => core.control.play(scenario as never));
+    const before = await core.control.getState();
+    const error = await rejection(core.control.play(scenario as never));
     expect(error.status).toBe(400);
     expect(error.code).toBe('validation_failed');
     expect(error.message.startsWith(message), error.message).toBe(true);
     expect(error.issues?.[0]?.message.startsWith(message)).toBe(true);
     // Nothing changed: the data, and no step is pending (moving the clock applies nothing).
     core.clock.advance(40 * 24 * 3_600_000);
-    const after = core.control.getState();
+    const after = await core.control.getState();
     expect(after.accounts.map((a) => a.workspaces.length)).toEqual(
       before.accounts.map((a) => a.workspaces.length),
     );
     expect(after.accounts[0]?.workspaces[0]).toEqual(before.accounts[0]?.workspaces[0]);
   });
 
-  it('lists every problem of a timeline (at most 20, then a count)', () => {
+  it('lists every problem of a timeline (at most 20, then a count)', async () => {
     const core = new MockCore();
     const timeline = Array.from({ length: 25 }, (_, i) => ({
       at: `+${i}m`,
       simulateRun: run({ workspace: `w${i}` }),
     }));
-    const error = refusal(() => core.control.play({ scene: SCENE, timeline } as never));
+    const error = await rejection(core.control.play({ scene: SCENE, timeline } as never));
     expect(error.message).toContain('scenario.timeline[0].simulateRun.workspace:');
     expect(error.message).toContain('(and 20 more issues)');
     expect(error.issues).toHaveLength(21);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
 import { SCENE_LIMITS } from '../../src/store/seed/scene.js';
-import { refusal } from '../helpers.js';
+import { refusal, rejection } from '../helpers.js';
 
 const ws = (name: string, more: Record<string, unknown> = {}) => ({ name, ...more });
 const one = (account: Record<string, unknown>) => ({ accounts: [account] });
@@ -205,15 +205,15 @@ describe('a bad scene is refused whole, naming the path, what was expected and w
   });
 
   for (const [what, scene, message] of BAD_SCENES) {
-    it(`${what}: in control.scene, and the data stays`, () => {
+    it(`${what}: in control.scene, and the data stays`, async () => {
       const core = new MockCore({ sizes: { accounts: 1, workspaces: 3, events: 0 } });
-      const before = JSON.stringify(core.control.getState());
-      const error = refusal(() => core.control.scene(scene as never));
+      const before = JSON.stringify(await core.control.getState());
+      const error = await rejection(core.control.scene(scene as never));
       expect(error.status).toBe(400);
       expect(error.code).toBe('validation_failed');
       expect(error.message.startsWith(message), error.message).toBe(true);
       expect(error.message.length).toBeLessThan(1500);
-      expect(JSON.stringify(core.control.getState())).toBe(before);
+      expect(JSON.stringify(await core.control.getState())).toBe(before);
     });
   }
 

@@ -17,8 +17,8 @@ describe('scenes are typed', () => {
     expectTypeOf<z.input<typeof SceneSchema>>().toExtend<Scene>();
   });
 
-  it('takes what a scene may say', () => {
-    control.scene({
+  it('takes what a scene may say', async () => {
+    await control.scene({
       seed: 3,
       accounts: [{ name: 'Acme', workspaces: [{ name: 'a', runs: [{ status: 'blocked' }] }] }],
     });
@@ -31,7 +31,7 @@ describe('scenes are typed', () => {
 
   it('refuses a misspelt member and an unknown value', () => {
     // @ts-expect-error a misspelt member
-    control.scene({ accounts: [{ workspaces: [{ name: 'a', lastRunStatu: 'applied' }] }] });
+    void control.scene({ accounts: [{ workspaces: [{ name: 'a', lastRunStatu: 'applied' }] }] });
     // @ts-expect-error a run status the contract does not document
     scene.run({ status: 'aplied' });
     // @ts-expect-error a runner type the contract does not document

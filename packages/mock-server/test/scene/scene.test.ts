@@ -54,9 +54,9 @@ async function loggedIn(core: MockCore) {
     });
 }
 
-describe('a scene', () => {
+describe('a scene', async () => {
   const core = new MockCore({ scene: DRIFT_SCENE });
-  const [account] = core.control.getState().accounts;
+  const [account] = (await core.control.getState()).accounts;
   if (!account) throw new Error('no account');
 
   it('holds exactly the accounts and workspaces it names, in its order', () => {
@@ -229,17 +229,17 @@ describe('a scene', () => {
 describe('reset and control.scene', () => {
   it('reset returns to the scene of the option, its webhook integrations included', async () => {
     const core = new MockCore({ scene: DRIFT_SCENE });
-    const before = JSON.stringify(core.control.getState());
-    core.control.seed(3, { accounts: 1, workspaces: 5 });
+    const before = JSON.stringify(await core.control.getState());
+    await core.control.seed(3, { accounts: 1, workspaces: 5 });
     expect(core.webhooks.list()).toEqual([]);
-    core.control.reset();
-    expect(JSON.stringify(core.control.getState())).toBe(before);
+    await core.control.reset();
+    expect(JSON.stringify(await core.control.getState())).toBe(before);
     expect(core.webhooks.list().map((w) => w.nickname)).toEqual(['drift-bot']);
   });
 
-  it('control.scene replaces the data until the next reset, which returns to the start data', () => {
+  it('control.scene replaces the data until the next reset, which returns to the start data', async () => {
     const core = new MockCore({ scene: { accounts: [{ name: 'Start', workspaces: [{ name: 'start' }] }] } });
-    core.control.scene({
+    await core.control.scene({
       accounts: [
         {
           name: 'Solo',
@@ -248,12 +248,12 @@ describe('reset and control.scene', () => {
         },
       ],
     });
-    const names = () =>
-      core.control.getState().accounts.flatMap((a) => a.workspaces.map((w) => w.workspaceName));
-    expect(names()).toEqual(['one', 'two']);
+    const names = async () =>
+      (await core.control.getState()).accounts.flatMap((a) => a.workspaces.map((w) => w.workspaceName));
+    expect(await names()).toEqual(['one', 'two']);
     expect(core.webhooks.list().map((w) => w.nickname)).toEqual(['test-only']);
-    core.control.reset();
-    expect(names()).toEqual(['start']);
+    await core.control.reset();
+    expect(await names()).toEqual(['start']);
     expect(core.accounts().map((a) => a.name)).toEqual(['Start']);
     expect(core.webhooks.list()).toEqual([]);
   });
@@ -267,15 +267,15 @@ describe('reset and control.scene', () => {
       body: { accounts: [{ workspaces: [{ name: 'over-http', runs: [{ status: 'plan_error' }] }] }] },
     });
     expect(res.status).toBe(200);
-    const [account] = core.control.getState().accounts;
+    const [account] = (await core.control.getState()).accounts;
     expect(account?.workspaces.map((w) => [w.workspaceName, w.lastRunStatus?.description])).toEqual([
       ['over-http', 'plan_error'],
     ]);
   });
 
-  it('the seed option is the seed of a scene without one', () => {
-    const a = new MockCore({ seed: 5, scene: { accounts: [{}] } }).control.getState();
-    const b = new MockCore({ scene: { seed: 5, accounts: [{}] } }).control.getState();
+  it('the seed option is the seed of a scene without one', async () => {
+    const a = await new MockCore({ seed: 5, scene: { accounts: [{}] } }).control.getState();
+    const b = await new MockCore({ scene: { seed: 5, accounts: [{}] } }).control.getState();
     expect(a.accounts[0]?.workspaces).toEqual(b.accounts[0]?.workspaces);
     expect(() => new MockCore({ scene: {}, sizes: { accounts: 1 } })).toThrow(
       /MockOptions scene: expected a scene alone/,

@@ -32,7 +32,7 @@ export class Harness {
 
   /** Replaces the mock's state, sets its clock, and logs in as the primary account. */
   async load(state: MockState, now: number = NOW): Promise<void> {
-    this.core.control.setState(structuredClone(state));
+    await this.core.control.setState(structuredClone(state));
     this.core.clock.set(now);
     const res = await this.core.handle({
       method: 'POST',
@@ -64,8 +64,8 @@ export class Harness {
   }
 
   /** The primary account's records as the mock holds them now (after mutations). */
-  primaryState() {
-    const account = this.core.control.getState().accounts[0];
+  async primaryState() {
+    const account = (await this.core.control.getState()).accounts[0];
     if (!account) throw new Error('no primary account');
     return JSON.parse(JSON.stringify(account)) as MockState['accounts'][number];
   }

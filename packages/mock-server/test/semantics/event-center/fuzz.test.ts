@@ -226,7 +226,7 @@ describe('the event center matches the reference model', () => {
                 throw new Error(`out of order at ${i}: ${JSON.stringify(seen)}: ${JSON.stringify(request)}`);
             }
             // Whatever else was seen arrived during the walk and matches the query.
-            const now = eventQuery(h.primaryState(), query).map(ids);
+            const now = eventQuery(await h.primaryState(), query).map(ids);
             const extra = seenIds.filter((id) => !before.includes(id));
             if (!extra.every((id) => now.includes(id)))
               throw new Error(`unexpected events: ${JSON.stringify(request)}`);

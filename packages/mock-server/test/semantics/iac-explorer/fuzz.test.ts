@@ -480,7 +480,7 @@ describe('IaC explorer queries match the reference model', () => {
               }
               // The data at this moment: the mock's own snapshot (what a finding does to a stack is not
               // the subject here; that every answer reflects it at once is).
-              account = h.primaryState();
+              account = await h.primaryState();
             }
           },
         ),
