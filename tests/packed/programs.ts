@@ -123,7 +123,7 @@ beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
   client = new IacmClient({ baseUrl: BASE_URL, auth: { accessKey: account.accessKey, secretKey: account.secretKey }, maxRetries: 0, logLevel: 'off' });
 });
-afterEach(() => {
+afterEach(async () => {
   await mock.control.reset();
   mock.control.clearFaults();
 });

@@ -178,7 +178,7 @@ export class MockCore {
 
   /** Ends this (session's) core: its pending waits rejected, its deliveries and pending steps dropped with their timers. */
   #stop(reason: string): void {
-    this.control.cancelWaits(reason);
+    this.#waiters.rejectAll(reason);
     this.webhooks.clear();
     this.#timeline.clear();
   }

@@ -51,9 +51,14 @@ type SyncOf<R> = [SignatureOf<R>] extends [never]
  * The handler of row `R`: its route's checked body, query and path parameters in, the row's answer
  * out (a Promise of it only for a row whose in-process method answers a Promise, or that has none).
  */
-export type ControlHandlerOf<R> = (
+export type ControlHandlerOf<R, S = SyncOf<R>> = (
   ctx: ControlContext<CheckedBody<BodyOf<R>>, PathParams<PathOf<R>>, CheckedQuery<QueryOf<R>>>,
-) => SyncOf<R> extends true ? AnswerOf<R> : AnswerOf<R> | Promise<AnswerOf<R>>;
+) => S extends true ? AnswerOf<R> : AnswerOf<R> | Promise<AnswerOf<R>>;
+
+/** The rows that a synchronous method goes `via`: their handlers must answer at once too. */
+type SyncTargets<T> = {
+  [N in RowName<T>]: SyncOf<RowOf<T, N>> extends true ? ViaOf<RowOf<T, N>> : never;
+}[RowName<T>];
 
 /** The rows of a table that have a handler of their own: every row but those that go `via` another. */
 type OwnHandlerNames<T> = {
@@ -61,7 +66,12 @@ type OwnHandlerNames<T> = {
 }[RowName<T>];
 
 /** A table's handlers by row name (`group.name` in a group), one per row that has a route of its own. */
-export type ControlHandlers<T> = { readonly [N in OwnHandlerNames<T>]: ControlHandlerOf<RowOf<T, N>> };
+export type ControlHandlers<T> = {
+  readonly [N in OwnHandlerNames<T>]: ControlHandlerOf<
+    RowOf<T, N>,
+    N extends SyncTargets<T> ? true : SyncOf<RowOf<T, N>>
+  >;
+};
 
 /** Any row's handler, as the binding calls it. */
 type AnyHandler = (ctx: ControlContext) => unknown;

@@ -11,7 +11,7 @@ import { CLOCK_ADVANCE_RANGE, CLOCK_RANGE } from '../pipeline/clock.js';
  */
 export const ClockBody = z.strictObject({
   now: z
-    .union([z.iso.datetime(), rangeSchema(CLOCK_RANGE)], {
+    .union([z.iso.datetime({ offset: true }), rangeSchema(CLOCK_RANGE)], {
       error: `expected an ISO 8601 instant (2026-01-15T12:00:00.000Z) or ${expectedOf(CLOCK_RANGE)}`,
     })
     .optional(),

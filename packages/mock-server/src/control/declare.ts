@@ -90,10 +90,13 @@ export interface ControlRouteDeclaration<
   readonly jsonBounds?: JsonBounds;
 }
 
-/** The request parts an in-process method's arguments map to (what a typed HTTP client would send). */
-export interface ControlCallRequest {
+/**
+ * The request parts an in-process method's arguments map to (what a typed HTTP client would send),
+ * its `params` typed from the route's path `P` (a misnamed parameter does not compile).
+ */
+export interface ControlCallRequest<P extends string = string> {
   /** The route's `{name}` parameters. */
-  readonly params?: Readonly<Record<string, string>>;
+  readonly params?: PathParams<P>;
   /**
    * The query (members left `undefined` are not sent; a number is sent as its text, and handed to
    * the check as it is in process, so that `journal(NaN)` is refused as the number it is).
@@ -115,7 +118,11 @@ export type IsSync<F extends ControlSignature> = ReturnType<F> extends Promise<u
  * `control.webhooks.create`, `control.clock.advance`), typed by the signature `F` the row is
  * declared with.
  */
-export interface ControlCallDeclaration<F extends ControlSignature = ControlSignature, A = unknown> {
+export interface ControlCallDeclaration<
+  F extends ControlSignature = ControlSignature,
+  A = unknown,
+  P extends string = string,
+> {
   /**
    * `true` when the method answers at once; `false` when it answers a Promise. Checked against the
    * signature by the compiler; a method that does long work (and so will yield) answers a Promise.
@@ -124,7 +131,7 @@ export interface ControlCallDeclaration<F extends ControlSignature = ControlSign
   /** The names of the method's parameters, as the docs and a generated client show them. */
   readonly params?: readonly string[];
   /** How the method's arguments map to the route's parameters, query and body. */
-  readonly args: (...args: Parameters<F>) => ControlCallRequest;
+  readonly args: (...args: Parameters<F>) => ControlCallRequest<P>;
   /**
    * The method's answer from the route's (default: the route's answer as it is): `control.reset()`
    * answers nothing where `POST /__mock/reset` answers the parts restored.
@@ -188,7 +195,7 @@ export interface ControlDeclaration<
   /** The HTTP route; a method that reaches another row's route names that row in `via` instead. */
   readonly route?: ControlRouteDeclaration<P, B, Q>;
   /** The in-process method, when there is one. */
-  readonly call?: ControlCallDeclaration<F, A>;
+  readonly call?: ControlCallDeclaration<F, A, NoInfer<P>>;
   /**
    * The row whose route (check and handler) the in-process method goes through, when it is not this
    * row's own: `clock.advance` goes through `POST /__mock/clock`.

@@ -90,8 +90,11 @@ export const CONTROL_HANDLERS: ControlHandlers<ControlTableOf> = {
       () => ({ attempts: core.webhooks.attempts(), integrations: core.webhooks.list() }),
       signal,
     ),
-  cancelWaits: ({ deps, body }) => ({
-    cancelled: deps.waiters.rejectAll(body.reason ?? 'control.cancelWaits() was called'),
+  cancelWaits: ({ deps, body, transport }) => ({
+    cancelled: deps.waiters.rejectAll(
+      body.reason ??
+        (transport === 'http' ? 'POST /__mock/waits/cancel was called' : 'control.cancelWaits() was called'),
+    ),
   }),
   addFault: ({ deps, body }) => deps.faults.add(body),
   faults: ({ deps }) => deps.faults.list(),

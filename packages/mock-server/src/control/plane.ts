@@ -64,7 +64,9 @@ export function createControlPlane<T extends ControlTable = ControlTableOf>(
   handlers: ControlHandlers<T> = CONTROL_HANDLERS as unknown as ControlHandlers<T>,
 ): ControlMethodsOf<T> & ControlPlaneServer {
   const routes =
-    (table as ControlTable) === CONTROL_TABLE ? CONTROL_ROUTES : controlRoutesOf(table, handlers);
+    (table as ControlTable) === CONTROL_TABLE && (handlers as unknown) === CONTROL_HANDLERS
+      ? CONTROL_ROUTES
+      : controlRoutesOf(table, handlers);
   const base = { core, deps };
   const server: ControlPlaneServer = {
     // `body` is the parsed body, or a reader (`serveControl` passes one, so that the body is read only

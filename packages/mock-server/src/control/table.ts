@@ -59,6 +59,14 @@ import {
   NextDeliveryQuery,
 } from './waits.js';
 
+/** An instant as `POST /__mock/clock` takes it: a Date or text `Date` reads as epoch ms; anything else as given (and checked). */
+function epochOf(instant: unknown): unknown {
+  if (instant instanceof Date) return instant.getTime();
+  if (typeof instant !== 'string') return instant;
+  const at = Date.parse(instant);
+  return Number.isNaN(at) ? instant : at;
+}
+
 /** Every control capability, in the order the landing page and the docs list them. */
 export const CONTROL_TABLE = {
   /** The accounts and their key pairs, primary first (`GET /__mock/accounts`). */
@@ -272,7 +280,8 @@ export const CONTROL_TABLE = {
     call: {
       sync: true,
       params: ['name'],
-      args: (name) => ({ query: { endpoint: name } }),
+      // Always sent: a missing or wrong name is a 400 naming `query.endpoint` and the closest names.
+      args: (name) => ({ query: { endpoint: String(name) } }),
       result: (entries: JournalEntry[]) => entries.map((entry) => toCall(entry)),
     },
     docs: {
@@ -494,7 +503,7 @@ export const CONTROL_TABLE = {
    * Turns the rate limit on (`true` = 500 per 60 s, or a custom limit: `limit` 1 to 1,000,000,
    * `windowSeconds` 1 to 86,400) or off (`false`); 400 naming the member out of range.
    */
-  setRateLimit: capability<(limit: boolean | { limit: number; windowSeconds: number }) => void>()({
+  setRateLimit: capability<(limit: boolean | { limit?: number; windowSeconds?: number }) => void>()({
     route: {
       method: 'POST',
       path: '/__mock/rate-limit',
@@ -569,7 +578,8 @@ export const CONTROL_TABLE = {
       call: {
         sync: true,
         params: ['instant'],
-        args: (instant) => ({ body: { now: instant instanceof Date ? instant.getTime() : instant } }),
+        // A Date as its epoch ms; text `Date` reads (any ISO 8601 form, as `MockCore.clock.set` takes) too.
+        args: (instant) => ({ body: { now: epochOf(instant) } }),
         result: () => undefined,
       },
       resetStage: 'clock',
@@ -792,7 +802,7 @@ export const CONTROL_TABLE = {
       answer: answers<DeliveryAttempt[]>(),
       docs: {
         about: "one integration's delivery attempts",
-        call: 'as `control.webhooks.deliveries(id)`; 404 for an unknown id',
+        call: 'over HTTP only (`control.webhooks.deliveries(id)` answers `[]` for an unknown id)',
       },
       writes: [],
     }),

@@ -144,3 +144,32 @@ describe('path templates and the table', () => {
     >();
   });
 });
+
+describe('a row names its route parts as the route declares them', () => {
+  it("refuses a path parameter the route's path does not name", () => {
+    capability<(id: string) => void>()({
+      route: { method: 'DELETE', path: '/__mock/things/{id}', summary: 'remove it', status: 204 },
+      // @ts-expect-error the path names `{id}`, not `{thingId}`
+      call: { sync: true, args: (id) => ({ params: { thingId: id } }) },
+      writes: [],
+    });
+  });
+
+  it('makes the handler of a row that a synchronous method goes through answer at once', () => {
+    const move = capability()({
+      route: { method: 'POST', path: '/__mock/move', summary: 'move' },
+      answer: answers<{ at: number }>(),
+      writes: [],
+    });
+    const step = capability<() => void>()({
+      via: 'move',
+      call: { sync: true, args: () => ({}), result: () => undefined },
+      writes: [],
+    });
+    const table = { move, step } as const;
+    const atOnce: ControlHandlers<typeof table> = { move: () => ({ at: 1 }) };
+    // @ts-expect-error `step` is synchronous and goes through `move`: its handler may not answer later
+    const later: ControlHandlers<typeof table> = { move: async () => ({ at: 1 }) };
+    void [atOnce, later];
+  });
+});

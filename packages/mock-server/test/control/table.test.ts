@@ -136,4 +136,23 @@ describe("the mock's control table", () => {
     expect([some.status, some.body]).toEqual([200, []]);
     expect(m.core.control.webhooks.deliveries('none')).toEqual([]);
   });
+
+  it('keeps what the in-process methods took before they were rows: any ISO 8601 instant, a named endpoint', async () => {
+    const m = await setup({ sizes: { workspaces: 3, events: 5 } });
+    m.core.control.clock.set('2026-01-15T12:00:00+02:00');
+    expect(m.core.control.clock.now()).toBe(Date.parse('2026-01-15T10:00:00.000Z'));
+    m.core.control.clock.set('2026-01-16');
+    expect(m.core.control.clock.now()).toBe(Date.parse('2026-01-16T00:00:00.000Z'));
+    m.core.control.clock.set(new Date('2026-01-17T00:00:00.000Z'));
+    expect(new Date(m.core.clock.now()).toISOString()).toBe('2026-01-17T00:00:00.000Z');
+    const moved = await m.call('POST', '/__mock/clock', {
+      token: null,
+      body: { now: '2026-01-18T01:00:00+01:00' },
+    });
+    expect(moved.body).toEqual({ now: '2026-01-18T00:00:00.000Z' });
+    expect(refusal(() => m.core.control.clock.set('soon')).message).toContain('body.now');
+    // A missing name is refused, not read as "every entry".
+    const missing = refusal(() => m.core.control.calls(undefined as never));
+    expect([missing.status, missing.issues?.[0]?.path]).toEqual([400, 'endpoint']);
+  });
 });
