@@ -7,7 +7,6 @@
  *
  * @module
  */
-import type * as z from 'zod';
 import { parseOr400 } from '../errors.js';
 import type { MockResponse } from '../http/message.js';
 import {
@@ -80,13 +79,32 @@ type AnyHandler = (ctx: ControlContext) => unknown;
  * Runs a route's body check on the body as read: a schema through {@link parseControlBody}, a check
  * function on the body as sent; without a check, the body as sent.
  */
-export function checkControlBody(
+function checkControlBody(
   check: ControlBodyCheck | undefined,
   raw: unknown,
   transport: ControlTransport,
 ): unknown {
   if (check === undefined) return raw;
   return typeof check === 'function' ? check(raw, transport) : parseControlBody(check, raw);
+}
+
+/**
+ * A route's checks on a request's query and body, the router's and the in-process methods' one path:
+ * the query by the route's `query` schema (a 400 naming `query.<name>`; as sent without one), the
+ * body by its body check.
+ */
+export function checkRouteInput(
+  route: Pick<ControlRoute, 'query' | 'body'> | undefined,
+  query: Record<string, unknown>,
+  body: unknown,
+  transport: ControlTransport,
+): Pick<ControlContext, 'query' | 'body'> {
+  // A table's routes are of any query: each handler gets what its own schema answers.
+  const checked = route?.query ? parseOr400(route.query, query, 'query') : query;
+  return {
+    query: checked as Record<string, string | string[]>,
+    body: checkControlBody(route?.body, body, transport),
+  };
 }
 
 /** A success answer of a row's route: its status (204 answers no body), the answer as JSON. */
@@ -155,15 +173,11 @@ function callRow(
   const target = declaration.via ?? name;
   const route = table.get(target)?.route;
   const request = call.args(...args);
-  const rawQuery = sentQuery(request.query);
-  const query = route?.query ? parseOr400(route.query as z.ZodType, rawQuery, 'query') : rawQuery;
-  const body = checkControlBody(route?.body, request.body, 'process');
   const answer = (handlers[target] as AnyHandler)({
     ...base(),
     transport: 'process',
     params: request.params ?? {},
-    query: query as Record<string, string | string[]>,
-    body,
+    ...checkRouteInput(route, sentQuery(request.query), request.body, 'process'),
   });
   const result = call.result as ((a: unknown) => unknown) | undefined;
   if (call.sync) {

@@ -30,6 +30,11 @@ function clockAnswer(core: CoreView) {
   return { now: new Date(core.clock.now()).toISOString() };
 }
 
+/** What a wait for a delivery reads: the attempts made and the integrations they went to. */
+function deliverySources(core: CoreView) {
+  return () => ({ attempts: core.webhooks.attempts(), integrations: core.webhooks.list() });
+}
+
 /** The attempts of one integration; 404 when there is no such integration. */
 function integrationAttempts(core: CoreView, id: string) {
   if (!core.webhooks.list().some((i) => i.id === id)) throw notFound('webhook integration', id);
@@ -79,15 +84,11 @@ export const CONTROL_HANDLERS: ControlHandlers<ControlTableOf> = {
     return deps.waiters.waitFor(deps.journal, checkWaitFor(raw, 'http', 'query'), signal);
   },
   nextDelivery: ({ core, deps, body, signal }) =>
-    deps.waiters.nextDelivery(
-      body,
-      () => ({ attempts: core.webhooks.attempts(), integrations: core.webhooks.list() }),
-      signal,
-    ),
+    deps.waiters.nextDelivery(body, deliverySources(core), signal),
   nextDeliveryQuery: ({ core, deps, query, signal }) =>
     deps.waiters.nextDelivery(
       checkNextDelivery(fromQuery(query), 'http', 'query'),
-      () => ({ attempts: core.webhooks.attempts(), integrations: core.webhooks.list() }),
+      deliverySources(core),
       signal,
     ),
   cancelWaits: ({ deps, body, transport }) => ({

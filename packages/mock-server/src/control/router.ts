@@ -8,9 +8,9 @@
  * @module
  */
 import { type CompiledPath, compilePath } from '@iacm/sdk/contract';
-import { HttpError, parseOr400 } from '../errors.js';
+import { HttpError } from '../errors.js';
 import { checkControlContentType } from './access.js';
-import { checkControlBody } from './bind.js';
+import { checkRouteInput } from './bind.js';
 import {
   type ControlBodyReader,
   type ControlContext,
@@ -96,16 +96,10 @@ export async function dispatchControl(
   const raw = BODY_METHODS.has(method)
     ? await readBody(route.maxBodyBytes ?? DEFAULT_CONTROL_BODY_BYTES, route.jsonBounds)
     : undefined;
-  // A table's routes are `ControlRoute`s of any query: each handler gets what its own schema answers.
-  const query = (route.query ? parseOr400(route.query, rest.query, 'query') : rest.query) as Record<
-    string,
-    string | string[]
-  >;
   return route.handler({
     ...rest,
     transport: 'http',
-    query,
     params,
-    body: checkControlBody(route.body, raw, 'http'),
+    ...checkRouteInput(route, rest.query, raw, 'http'),
   });
 }

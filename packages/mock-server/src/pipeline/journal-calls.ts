@@ -6,7 +6,7 @@
  */
 import type { EndpointName } from '@iacm/sdk/contract';
 import type { EndpointBody, EndpointParams, EndpointQuery } from '../operations/operation.js';
-import type { Journal, JournalEntry } from './journal.js';
+import type { JournalEntry } from './journal.js';
 
 /**
  * A journal entry of endpoint `N`, typed from the contract's endpoint table
@@ -46,15 +46,7 @@ export interface JournalCall<N extends EndpointName = EndpointName> {
   preferIgnored?: string;
 }
 
-/**
- * The entries of endpoint `name` in `journal`, oldest first, typed from the endpoint table
- * ({@link JournalCall}): each one's inputs parsed once (at most as many as the journal keeps).
- */
-export function journalCalls<N extends EndpointName>(journal: Journal, name: N): JournalCall<N>[] {
-  return journal.list(undefined, name).map((entry) => toCall<N>(entry));
-}
-
-/** An entry of endpoint `N` as {@link journalCalls} answers it: its inputs read once. */
+/** An entry of endpoint `N` as `control.calls(name)` answers it: its inputs read once. */
 export function toCall<N extends EndpointName>(entry: JournalEntry): JournalCall<N> {
   const input = entry.input ?? { validated: false, params: {}, query: { ...entry.query }, body: entry.body };
   return {
