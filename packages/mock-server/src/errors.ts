@@ -8,6 +8,7 @@ import {
   fieldIssuesFromZod,
   type IssueLocation,
   summariseIssues,
+  zodIssues,
 } from '@iacm/sdk/contract';
 import type * as z from 'zod';
 import { clip } from './http/objects.js';
@@ -86,6 +87,45 @@ export function problemIssues(problems: readonly Problem[], root: string): Field
     });
   }
   return issues;
+}
+
+/**
+ * The 400 of data whose shape its schema refused: every issue zod found (at most
+ * {@link MAX_LISTED_PROBLEMS}, then a count), its path under the body, its message under `root`
+ * (`scene.accounts[0].workspaces[0].colour: unknown member "colour"; ...`).
+ */
+export function shapeError(error: z.ZodError, input: unknown, root: string): HttpError {
+  const label = (where: string) => `${root}${where ? `.${where}` : ''}`;
+  const issues = zodIssues(error, input, { label, max: MAX_LISTED_PROBLEMS });
+  return validationError(issues.map((issue) => ({ location: 'body' as const, ...issue })));
+}
+
+/**
+ * A 400 `validation_failed` of a part of a larger body, moved under the part's `path` there: each
+ * issue's path named under it, and, given `rename`, each message's root renamed (a scenario's scene:
+ * `scene.accounts[0]...` becomes `scenario.scene.accounts[0]...`). Any other error is answered as it is.
+ */
+export function nestedError(
+  error: unknown,
+  path: string,
+  rename?: { readonly from: string; readonly to: string },
+): unknown {
+  if (!(error instanceof HttpError) || error.code !== 'validation_failed') return error;
+  const renamed = (message: string) =>
+    rename && (message.startsWith(`${rename.from}.`) || message.startsWith(`${rename.from}:`))
+      ? `${rename.to}${message.slice(rename.from.length)}`
+      : message;
+  const issues: FieldIssue[] = (error.issues ?? []).map((issue) => ({
+    ...issue,
+    location: issue.location ?? 'body',
+    received: issue.received ?? '',
+    path: issue.path ? `${path}.${issue.path}` : path,
+    message: renamed(issue.message),
+  }));
+  if (issues.length === 0) {
+    issues.push({ location: 'body', path, message: renamed(error.message), received: path });
+  }
+  return validationError(issues);
 }
 
 /** A 404 for a record that does not exist in the caller's account. */

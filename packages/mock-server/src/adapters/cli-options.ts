@@ -8,9 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SESSION_RANGES } from '../app/sessions.js';
-import { checkScenarioBody } from '../control/scenario.js';
-import { checkSceneBody } from '../control/scene.js';
-import { StateSchema } from '../control/state.js';
+import { checkData } from '../control/data.js';
 import type { Scenario } from '../domain/scenario.js';
 import { FAULT_DELAY_RANGE } from '../pipeline/faults.js';
 import { isLoopbackHost } from '../pipeline/host.js';
@@ -149,29 +147,23 @@ function wholeNumber(flag: string, value: string, min: number, max: number): num
 
 const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
 
-/** One line describing the first few problems zod found in a snapshot. */
-function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
-  const shown = issues.slice(0, 3).map((issue) => {
-    const path = issue.path.map(String).join('.');
-    return `${path === '' ? '(top level)' : path}: ${issue.message}`;
-  });
-  const more = issues.length > shown.length ? ` (and ${issues.length - shown.length} more)` : '';
-  return `${shown.join('; ')}${more}`;
-}
-
 /**
- * Reads and checks a snapshot file (what `GET /__mock/state` answers).
- * @throws UsageError naming the file when it cannot be read, is not JSON or is not a snapshot.
+ * Reads and checks a snapshot file (what `GET /__mock/state` answers), with the one check of data
+ * (`checkData`, as `PUT /__mock/state` and the `state` option check one).
+ * @throws UsageError naming the file and the snapshot's first problem, by its path.
  */
-export function readSnapshot(file: string, read: (file: string) => string = (f) => readFileSync(f, 'utf8')) {
+export function readSnapshot(
+  file: string,
+  read: (file: string) => string = (f) => readFileSync(f, 'utf8'),
+): MockState {
   const json = readJsonFile('--state', file, read, 'a snapshot from GET /__mock/state');
-  const parsed = StateSchema.safeParse(json);
-  if (!parsed.success) {
+  try {
+    return checkData('snapshot', json).source.state;
+  } catch (error) {
     throw new UsageError(
-      `--state: ${quote(file)} is not a mock state snapshot (expected what GET /__mock/state answers): ${describeIssues(parsed.error.issues)}`,
+      `--state: ${quote(file)} is not a mock state snapshot (expected what GET /__mock/state answers): ${(error as Error).message}`,
     );
   }
-  return parsed.data as unknown as MockState;
 }
 
 /** Reads a JSON file for `flag`: its text parsed, or a {@link UsageError} naming the file. */
@@ -206,7 +198,7 @@ export function readScene(file: string, read: (file: string) => string = (f) => 
     'a scene, what POST /__mock/scene takes (https://github.com/iacm/iacm/blob/main/docs/testing-with-the-mock.md#scenes)',
   );
   try {
-    return checkSceneBody(json);
+    return checkData('scene', json).source.scene;
   } catch (error) {
     throw new UsageError(`--scene: ${quote(file)} is not a valid scene: ${(error as Error).message}`);
   }
@@ -228,7 +220,7 @@ export function readScenario(
     'a scenario, what POST /__mock/scenario takes (https://github.com/iacm/iacm/blob/main/docs/testing-with-the-mock.md#scenarios)',
   );
   try {
-    checkScenarioBody(json);
+    checkData('scenario', json);
     return json as Scenario;
   } catch (error) {
     throw new UsageError(`--scenario: ${quote(file)} is not a valid scenario: ${(error as Error).message}`);

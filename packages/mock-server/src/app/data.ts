@@ -6,6 +6,8 @@
  *
  * @module
  */
+
+import type { DataSource } from '../control/data.js';
 import type { DomainServices } from '../domain/simulate.js';
 import { IntegrationCreateBody, type WebhookHub } from '../domain/webhooks.js';
 import { IdFactory } from '../store/ids.js';
@@ -15,7 +17,6 @@ import type { MockState } from '../store/state.js';
 import { type SeededParts, Store } from '../store/store.js';
 import { DataTemplate, sceneKey, seedKey, TEMPLATE_MAX_EVENTS, templateFor } from '../store/template.js';
 import type { KeyPairs } from './key-pairs.js';
-import type { DataSource } from './options.js';
 
 /** The first build number of a simulated run, less one. */
 const FIRST_BUILD = 9_000_000_000;
@@ -24,7 +25,7 @@ const FIRST_BUILD = 9_000_000_000;
  * The key of generated data in the template cache (`store/template.ts`): its seed and sizes, or its
  * scene.
  */
-export function dataKey(source: Exclude<DataSource, { snapshot: string }>): string {
+export function dataKey(source: Exclude<DataSource, { snapshot: string } | { state: MockState }>): string {
   return 'scene' in source ? sceneKey(source.scene) : seedKey(source.seed, source.sizes);
 }
 
@@ -53,12 +54,16 @@ export class MockData {
 
   /**
    * Loads a seed and sizes (generated lazily), a scene, or a snapshot (kept as JSON: fresh records
-   * each load). Generated data already in memory is shared, not generated again (then its progress
+   * each load; or a checked state, loaded once). Generated data already in memory is shared, not generated again (then its progress
    * is reported once, done).
    */
   load(source: DataSource): void {
     if ('snapshot' in source) {
       this.install(JSON.parse(source.snapshot) as MockState);
+      return;
+    }
+    if ('state' in source) {
+      this.install(source.state);
       return;
     }
     // Generated data is made once per process and shared, copied on write (`store/template.ts`): a
@@ -133,7 +138,7 @@ export class MockData {
 
 /**
  * Stores the webhook integrations of the scene the data came from (none for other data): called right
- * after the data was loaded from `source` (the start, `control.scene`, a scenario, a reset).
+ * after the data was loaded from `source` (the core's one load, and a reset's webhooks stage).
  */
 export function installSceneWebhooks(hub: WebhookHub, store: Store, source: DataSource): void {
   if (!('scene' in source)) return;

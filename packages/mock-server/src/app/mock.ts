@@ -9,11 +9,13 @@
 import { readHeader } from '@iacm/sdk/contract';
 import { Login, LoginThrottle } from '../auth/login.js';
 import { type ControlExposure, controlExposureOf } from '../control/access.js';
+import type { CheckedData } from '../control/data.js';
 import { type ControlPlane, createControlPlane } from '../control/plane.js';
 import { RESET_STAGES, type ResetStage, type Resettable } from '../control/reset.js';
 import type { ControlDeps } from '../control/route.js';
 import { serveControl } from '../control/serve.js';
 import { dispatchNotification } from '../domain/notify.js';
+import type { ScenarioAnswer } from '../domain/scenario.js';
 import { WebhookHub } from '../domain/webhooks.js';
 import {
   type HandleOptions,
@@ -26,8 +28,7 @@ import { type MockClock, MovableClock, notifyingMoves } from '../pipeline/clock.
 import { handleRequest, type PipelineParts } from '../pipeline/handle.js';
 import { Waiters } from '../pipeline/waiters.js';
 import { Random } from '../store/random.js';
-import type { CheckedScene } from '../store/seed/scene.js';
-import { DEFAULT_SEED, DEFAULT_SIZES, type MockAccount } from '../store/state.js';
+import { DEFAULT_SEED, type MockAccount } from '../store/state.js';
 import type { Store } from '../store/store.js';
 import { coreView } from './core-view.js';
 import { installSceneWebhooks, MockData } from './data.js';
@@ -146,8 +147,6 @@ export class MockCore {
     // Replacing the data drops what belonged to it: verified tokens, deliveries, pending steps.
     const replaced = () => [login.forgetVerified(), this.webhooks.clear(), this.#timeline.clear()];
     this.#data = new MockData(new KeyPairs(options), replaced, options.onSeedProgress);
-    this.#data.load(start.data);
-    installSceneWebhooks(this.webhooks, this.store, start.data);
     this.control = createControlPlane(coreView(this.#timeline, this), {
       journal,
       faults,
@@ -155,25 +154,23 @@ export class MockCore {
       rateLimiter,
       waiters: this.#waiters,
       reset: () => this.#reset(),
-      reseed: (seed, sizes) => this.#data.load({ seed, sizes: { ...DEFAULT_SIZES, ...sizes } }),
-      setState: (state) => this.#data.install(state),
-      // Until the next reset, as `seed()` and `setState()`: a reset returns to the start data.
-      setScene: (scene) => this.#loadScene(scene),
+      // Until the next reset, which returns to the start data.
+      load: (data) => this.#load(data),
       sessions: this.#sessions?.control(),
       scenarioProgress: () => this.#timeline.progress(),
-      // As `setScene`, then the timeline from the clock's now; a reset returns to the start data.
-      play: (scenario) => {
-        this.#loadScene(scenario.scene);
-        return this.#timeline.play(scenario);
-      },
     } satisfies ControlDeps);
-    if (start.scenario) this.#timeline.play(start.scenario);
+    this.#load({ source: start.data, scenario: start.scenario });
   }
 
-  /** Loads a scene's data, then stores its webhook integrations. */
-  #loadScene(scene: CheckedScene): void {
-    this.#data.load({ scene });
-    installSceneWebhooks(this.webhooks, this.store, { scene });
+  /**
+   * The one apply path of the mock's data, whatever its form (`control/data.ts`): the data loaded,
+   * a scene's webhook integrations stored, a scenario's timeline played from the clock's now.
+   * `reset()` walks the same steps in its stages (data, webhooks, then the timeline).
+   */
+  #load(data: CheckedData): ScenarioAnswer | undefined {
+    this.#data.load(data.source);
+    installSceneWebhooks(this.webhooks, this.store, data.source);
+    return data.scenario && this.#timeline.play(data.scenario);
   }
 
   /** Ends this (session's) core: its pending waits rejected, its deliveries and pending steps dropped with their timers. */

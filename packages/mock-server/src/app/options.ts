@@ -17,9 +17,7 @@ import {
   toLoginThrottle,
 } from '../auth/login.js';
 import type { ControlAccess } from '../control/access.js';
-import { checkScenarioBody } from '../control/scenario.js';
-import { checkSceneBody } from '../control/scene.js';
-import { checkSnapshot } from '../control/state.js';
+import { type CheckedData, checkData, type DataSource, reloadable } from '../control/data.js';
 import { type AccountLimits, toAccountLimits } from '../domain/caps.js';
 import { type DeliveryPolicy, toDeliveryPolicy } from '../domain/delivery-policy.js';
 import { type RetentionBounds, toRetentionBounds } from '../domain/retention.js';
@@ -36,7 +34,7 @@ import {
 } from '../pipeline/journal.js';
 import { type RateLimit, type TrustProxy, toRateLimit } from '../pipeline/rate-limit.js';
 import { checkSeedOption, checkSeedSizes, SIZE_GROUP } from '../store/seed/limits.js';
-import type { CheckedScene, Scene } from '../store/seed/scene.js';
+import type { Scene } from '../store/seed/scene.js';
 import { DEFAULT_SEED, type MockState, type SeedSizes } from '../store/state.js';
 import { type SessionBounds, toSessionBounds } from './sessions.js';
 
@@ -180,11 +178,7 @@ export interface MockOptions {
   sessions?: Partial<SessionBounds>;
 }
 
-/** Where the data comes from: a seed and sizes, or a snapshot (kept as JSON so each load gets fresh records). */
-export type DataSource =
-  | { seed: number | string; sizes: SeedSizes }
-  | { snapshot: string }
-  | { scene: CheckedScene };
+export type { DataSource } from '../control/data.js';
 
 /**
  * What a mock starts with, resolved once from its options: `reset()` returns every part of the state
@@ -250,48 +244,41 @@ function numberOption(options: MockOptions, name: keyof typeof OPTION_RANGES, fa
  * The data the `seed` and `sizes` options ask for, checked as `POST /__mock/seed` checks them: the
  * seed (`SEED_RANGE` or a text of `SEED_TEXT_LENGTH`), each size within `SIZE_RANGES`, then all of
  * them within the memory budget; a `RangeError` naming the option otherwise (`MockOptions
- * sizes.accounts: expected an integer from 1 to 50, received 0`).
+ * sizes.accounts: expected an integer from 1 to 50, received 0`), as every numeric option's.
  */
-function seededData(options: MockOptions): DataSource {
+function seededData(options: MockOptions): CheckedData {
   const seed = options.seed === undefined ? DEFAULT_SEED : checkSeedOption('MockOptions seed', options.seed);
   const sizes = resolveOptionGroup(SIZE_GROUP, options.sizes, 'MockOptions sizes', 'size');
   const problem = checkSeedSizes(sizes);
   if (problem) throw new RangeError(`MockOptions ${problem.field}: ${problem.message}`);
-  return { seed, sizes };
+  return { source: { seed, sizes } };
 }
 
-/** The `scenario` option, checked (its scene's seed from the `seed` option when it has none). */
-function startScenario(options: MockOptions): CheckedScenario | undefined {
-  if (options.scenario === undefined) return undefined;
-  if (options.scene !== undefined || options.state !== undefined || options.sizes !== undefined) {
-    throw new RangeError(
-      'MockOptions scenario: expected a scenario alone, without scene, state or sizes (its scene says what the data holds)',
-    );
+/**
+ * The start data, checked by the one check of data (`control/data.ts`): the `scenario` (its scene's
+ * seed from the `seed` option when it has none), the `state` snapshot, the `scene` (seeded so too),
+ * or the seed and sizes. One form at a time: a `RangeError` naming the options given together.
+ */
+function startData(options: MockOptions): CheckedData {
+  const seedOption = () =>
+    options.seed === undefined ? undefined : checkSeedOption('MockOptions seed', options.seed);
+  if (options.scenario !== undefined) {
+    if (options.scene !== undefined || options.state !== undefined || options.sizes !== undefined) {
+      throw new RangeError(
+        'MockOptions scenario: expected a scenario alone, without scene, state or sizes (its scene says what the data holds)',
+      );
+    }
+    return checkData('scenario', options.scenario, { seed: seedOption() });
   }
-  const seed = options.seed === undefined ? undefined : checkSeedOption('MockOptions seed', options.seed);
-  const given = options.scenario as { scene?: unknown };
-  const scene = seed === undefined || !isObject(given.scene) ? given.scene : { seed, ...given.scene };
-  return checkScenarioBody({ ...options.scenario, scene });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The start data: the `scenario`'s scene, the `state` snapshot, the `scene`, or the seed and sizes. */
-function startData(options: MockOptions, scenario: CheckedScenario | undefined): DataSource {
-  if (scenario) return { scene: scenario.scene };
   if (options.scene !== undefined) {
     if (options.state !== undefined || options.sizes !== undefined) {
       throw new RangeError(
         'MockOptions scene: expected a scene alone, without state or sizes (a scene says what it holds)',
       );
     }
-    const seed = options.seed === undefined ? undefined : checkSeedOption('MockOptions seed', options.seed);
-    const scene = seed === undefined ? options.scene : { seed, ...options.scene };
-    return { scene: checkSceneBody(scene) };
+    return checkData('scene', options.scene, { seed: seedOption() });
   }
-  return options.state ? { snapshot: JSON.stringify(checkSnapshot(options.state)) } : seededData(options);
+  return options.state ? reloadable(checkData('snapshot', options.state)) : seededData(options);
 }
 
 /** Who may use the control plane over HTTP, as the options say (`control`, `controlToken`). */
@@ -300,16 +287,17 @@ export function controlAccessOf(options: Pick<MockOptions, 'control' | 'controlT
 }
 
 /**
- * What a mock starts with, resolved once from its options: every option checked against its range.
+ * What a mock starts with, resolved once from its options: every option checked against its range;
+ * the data from `given` when it was checked already (a session's), else from the options.
  * @throws RangeError naming the first option out of its range; an `HttpError` 400 for a `state` that
  * is not a snapshot.
  */
-export function startConfiguration(options: MockOptions): StartConfiguration {
+export function startConfiguration(options: MockOptions, given?: CheckedData): StartConfiguration {
   const trustProxy = options.trustProxy ?? false;
-  const scenario = startScenario(options);
+  const data = given ? reloadable(given) : startData(options);
   return Object.freeze({
-    data: startData(options, scenario),
-    scenario,
+    data: data.source,
+    scenario: data.scenario,
     rateLimit: toRateLimit(options.rateLimit),
     deliveryPolicy: toDeliveryPolicy(options.deliveryPolicy),
     retention: toRetentionBounds(options.retention),

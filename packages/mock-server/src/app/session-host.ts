@@ -6,8 +6,10 @@
  * @module
  */
 import { type ControlAccess, checkControlAccess } from '../control/access.js';
+import type { DataSource } from '../control/data.js';
 import type { CheckedSessionSource, SessionControl } from '../control/route.js';
 import type { HandleOptions, MockRequest, MockResponse } from '../http/message.js';
+import { stripUndefined } from '../http/objects.js';
 import { checkHost } from '../pipeline/host.js';
 import { readRequestLine } from '../pipeline/request.js';
 import { errorResponse, withRequestId } from '../pipeline/respond.js';
@@ -15,7 +17,7 @@ import { estimateSeedBytes } from '../store/seed/limits.js';
 import { DEFAULT_SIZES, type MockAccount } from '../store/state.js';
 import { hasTemplate } from '../store/template.js';
 import { dataKey } from './data.js';
-import { type DataSource, type MockOptions, type StartConfiguration, startConfiguration } from './options.js';
+import { type MockOptions, type StartConfiguration, startConfiguration } from './options.js';
 import { randomHex } from './secrets.js';
 import { MockSessions } from './sessions.js';
 
@@ -28,17 +30,16 @@ const SHARED_DATA_FRACTION = 20;
  * memory and shared with it (`store/template.ts`). A scene's data is its records and the default
  * sizes around them (its records are bounded).
  */
-export function sessionBytes(options: MockOptions, data: DataSource): number {
-  const sizes = { ...DEFAULT_SIZES, ...(options.scene ? {} : options.sizes) };
-  const estimate = estimateSeedBytes(sizes);
-  const shared = !('snapshot' in data) && hasTemplate(dataKey(data));
+export function sessionBytes(data: DataSource): number {
+  const estimate = estimateSeedBytes('sizes' in data ? data.sizes : DEFAULT_SIZES);
+  const shared = !('snapshot' in data) && !('state' in data) && hasTemplate(dataKey(data));
   return shared ? Math.ceil(estimate / SHARED_DATA_FRACTION) : estimate;
 }
 
 /**
  * A session's options: the mock's (control access, bounds, policies, clock...) without its data
- * source, its signing key or its sessions, and the session's source (default: the `seed` and
- * `sizes` options).
+ * source, its signing key or its sessions, and the session's seed (default: the `seed` and `sizes`
+ * options). Its data, checked already, is given to its start configuration as it is.
  */
 export function sessionOptions(options: MockOptions, source: CheckedSessionSource): MockOptions {
   const {
@@ -52,9 +53,8 @@ export function sessionOptions(options: MockOptions, source: CheckedSessionSourc
     sessions: _sessions,
     ...shared
   } = options;
-  const own = Object.keys(source).length > 0 ? source : { seed, sizes };
-  const data = Object.fromEntries(Object.entries(own).filter(([, v]) => v !== undefined));
-  return { ...shared, ...data };
+  if (source.data === undefined) return stripUndefined({ ...shared, seed, sizes });
+  return stripUndefined({ ...shared, seed: source.seed });
 }
 
 /**
@@ -132,10 +132,10 @@ export class SessionHost<T extends SessionCore> {
     return {
       create: (source) => {
         const options = sessionOptions(this.#options, source);
-        const start = startConfiguration(options);
+        const start = startConfiguration(options, source.data);
         const { id, core } = this.#sessions.create(
           () => this.#make(options, start),
-          sessionBytes(options, start.data),
+          sessionBytes(start.data),
         );
         return { id, accounts: core.accounts() };
       },

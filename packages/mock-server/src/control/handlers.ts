@@ -6,8 +6,8 @@
  *
  * @module
  */
+import type { ScenarioAnswer } from '../domain/scenario.js';
 import { HttpError, notFound } from '../errors.js';
-import { stripUndefined } from '../http/objects.js';
 import { checkMove, instantOf } from '../pipeline/clock.js';
 import { checkEndpointName } from '../pipeline/endpoint-name.js';
 import type { ControlHandlers } from './bind.js';
@@ -46,8 +46,8 @@ export const CONTROL_HANDLERS: ControlHandlers<ControlTableOf> = {
   accounts: ({ core }) => core.accounts(),
   reset: ({ deps }) => ({ status: 'reset', restored: [...deps.reset()] }),
   seed: ({ deps, body }) => {
-    deps.reseed(body.seed, stripUndefined(body.sizes ?? {}));
-    return { status: 'seeded', seed: body.seed };
+    deps.load(body);
+    return { status: 'seeded', seed: body.source.seed };
   },
   getState: ({ core, transport }) => {
     // Serialised as it is over HTTP (no copy; the in-process method copies).
@@ -62,14 +62,15 @@ export const CONTROL_HANDLERS: ControlHandlers<ControlTableOf> = {
     return state;
   },
   setState: ({ deps, body }) => {
-    deps.setState(body);
+    deps.load(body);
     return { status: 'loaded' };
   },
   scene: ({ deps, body }) => {
-    deps.setScene(body);
+    deps.load(body);
     return { status: 'loaded' };
   },
-  play: ({ deps, body }) => deps.play(body),
+  // A scenario's data always plays its timeline, and answers it.
+  play: ({ deps, body }) => deps.load(body) as ScenarioAnswer,
   scenarioProgress: ({ deps }) => deps.scenarioProgress(),
   journal: ({ deps, query }) =>
     deps.journal.list(

@@ -11,7 +11,7 @@ import type { GuardrailEvaluation } from '../domain/evaluate.js';
 import type { OutboxEntry } from '../domain/events.js';
 import type { CheckedFinding } from '../domain/findings.js';
 import type { CheckedNotification } from '../domain/notify.js';
-import type { CheckedScenario, ScenarioAnswer, ScenarioProgress } from '../domain/scenario.js';
+import type { ScenarioAnswer, ScenarioProgress } from '../domain/scenario.js';
 import type { CheckedSimulatedRun } from '../domain/simulate.js';
 import type { TimedRunAnswer } from '../domain/timed-runs.js';
 import type { WebhookHub } from '../domain/webhooks.js';
@@ -23,18 +23,16 @@ import type { Journal } from '../pipeline/journal.js';
 import type { OneOffBook } from '../pipeline/one-off.js';
 import type { RateLimiter } from '../pipeline/rate-limit.js';
 import type { Waiters } from '../pipeline/waiters.js';
-import type { CheckedScene } from '../store/seed/scene.js';
-import type { MockAccount, MockState, SeedSizes } from '../store/state.js';
+import type { MockAccount, MockState } from '../store/state.js';
+import type { CheckedData } from './data.js';
 import type { ControlBodyCheck, ControlMethod, ControlTransport } from './declare.js';
 
 /** What a session starts from, checked: a seed and sizes, or a scene (nothing: the mock's own seed and sizes). */
 export interface CheckedSessionSource {
-  /** The seed (with `sizes`), or the seed of what the scene leaves out. */
+  /** The seed the session's body named (with `sizes`, or the seed of what its scene leaves out). */
   seed?: number | string;
-  /** Sizes, merged with the defaults (not with a scene). */
-  sizes?: Partial<SeedSizes>;
-  /** A checked scene. */
-  scene?: CheckedScene;
+  /** Its data, checked as all data is (`checkData`); none: the mock's own `seed` and `sizes`. */
+  data?: CheckedData;
 }
 
 /** A session as `GET /__mock/sessions` lists it: its id, and when it was created and last used (wall time). */
@@ -85,14 +83,13 @@ export interface ControlDeps {
   waiters: Waiters;
   /** Resets every part of the state; answers the parts, in order. */
   reset(): readonly string[];
-  /** Generates new data. */
-  reseed(seed: number | string, sizes: Partial<SeedSizes>): void;
-  /** Installs a validated snapshot. */
-  setState(state: MockState): void;
-  /** Installs a checked scene, which reset then returns to. */
-  setScene(scene: CheckedScene): void;
-  /** Installs a checked scenario's scene and plays its timeline from the clock's now (until the next reset). */
-  play(scenario: CheckedScenario): ScenarioAnswer;
+  /**
+   * Replaces the data with checked data, the one apply path of every form (a seed, a snapshot, a
+   * scene, a scenario): the data loaded, a scene's webhook integrations stored, a scenario's
+   * timeline played from the clock's now (its answer); until the next reset, which returns to the
+   * start data.
+   */
+  load(data: CheckedData): ScenarioAnswer | undefined;
   /** How far the scenario being played has gone. */
   scenarioProgress(): ScenarioProgress;
   /** The mock's sessions; `undefined` in a session's own control plane (a session does not make sessions). */

@@ -9,18 +9,17 @@
 import * as z from 'zod';
 import { HttpError } from '../errors.js';
 import { stripUndefined } from '../http/objects.js';
-import { checkSeedSizes } from '../store/seed/limits.js';
-import { DEFAULT_SIZES } from '../store/state.js';
+import { DEFAULT_SEED } from '../store/state.js';
+import { checkData } from './data.js';
 import {
   type CheckedSessionSource,
   type ControlDeps,
   parseControlBody,
   type SessionControl,
 } from './route.js';
-import { checkSceneBody } from './scene.js';
 import { SeedSizesBody, SeedValue } from './seed.js';
 
-/** The body of `POST /__mock/sessions`, before the scene's own check. */
+/** The body of `POST /__mock/sessions`, before its data's own check. */
 const SessionBody = z.strictObject({
   seed: SeedValue.optional(),
   sizes: SeedSizesBody.optional(),
@@ -28,32 +27,29 @@ const SessionBody = z.strictObject({
 });
 
 /**
- * Checks a session's create body (`POST /__mock/sessions`, `control.createSession`): `seed`, `sizes`
- * (each within its range, all within the memory budget) or `scene` (checked as `POST /__mock/scene`
- * checks one; `seed` then seeds what it leaves out), not `scene` with `sizes`.
+ * Checks a session's create body (`POST /__mock/sessions`, `control.createSession`): `seed` and
+ * `sizes` (checked as `POST /__mock/seed` checks them), or `scene` (checked as `POST /__mock/scene`
+ * checks one, its issues named under `scene`; `seed` then seeds what it leaves out), not `scene`
+ * with `sizes`; nothing: the mock's own `seed` and `sizes`.
  * @throws HttpError 400 `validation_failed` naming the field.
  */
 export function checkSessionBody(raw: unknown): CheckedSessionSource {
   const body = parseControlBody(SessionBody, raw);
-  const sizes = body.sizes === undefined ? undefined : stripUndefined(body.sizes);
-  if (body.scene === undefined) {
-    const problem = sizes ? checkSeedSizes({ ...DEFAULT_SIZES, ...sizes }) : undefined;
-    if (problem) throw sessionIssue('sizes', problem.message, 'sizes over the memory budget');
-    return stripUndefined({ seed: body.seed, sizes });
+  if (body.scene !== undefined) {
+    if (body.sizes !== undefined) {
+      throw sessionIssue(
+        'sizes',
+        'expected no sizes with a scene (a scene says what it holds)',
+        'sizes with a scene',
+      );
+    }
+    const data = checkData('scene', body.scene, { seed: body.seed, under: 'scene' });
+    return stripUndefined({ seed: body.seed, data });
   }
-  if (sizes !== undefined) {
-    throw sessionIssue(
-      'sizes',
-      'expected no sizes with a scene (a scene says what it holds)',
-      'sizes with a scene',
-    );
-  }
-  const given = body.scene;
-  const withSeed =
-    body.seed !== undefined && typeof given === 'object' && given !== null && !Array.isArray(given)
-      ? { seed: body.seed, ...given }
-      : given;
-  return stripUndefined({ seed: body.seed, scene: checkSceneBody(withSeed) });
+  if (body.seed === undefined && body.sizes === undefined) return {};
+  // Sizes alone: the default seed (the mock's `seed` option is not the session's).
+  const data = checkData('seed', stripUndefined({ seed: body.seed ?? DEFAULT_SEED, sizes: body.sizes }));
+  return stripUndefined({ seed: body.seed, data });
 }
 
 /** A 400 for one field of a session body. */

@@ -15,11 +15,13 @@ import {
   Module,
   ObjectId,
   Repository,
+  strictSchema,
   WorkspaceRun,
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import { HttpError, parseOr400 } from '../errors.js';
+import { HttpError, type Problem, problemIssues, shapeError, validationError } from '../errors.js';
+import { at, type DataReferences, referenceProblems, shown } from '../store/references.js';
 import type { MockState } from '../store/state.js';
 import { SeedSizesBody, SeedValue } from './seed.js';
 
@@ -31,12 +33,14 @@ const MockAccountSchema = z.strictObject({
 });
 
 /**
- * A snapshot, as `PUT /__mock/state` checks it. Its `seed` and `sizes` only record how its data was
- * made (they are never used to make it again when it loads), yet they are held to what a seed and
- * sizes may be everywhere else (`SeedValue`, `SeedSizesBody` of `control/seed.ts`: the same ranges as
- * `POST /__mock/seed`, the `seed` and `sizes` options and the CLI): every snapshot a mock gives
- * records them so, and `POST /__mock/seed` with them (what a 409 for a too large state advises)
- * makes the same data again.
+ * A snapshot, as `PUT /__mock/state` checks it: every record by the strict form of the contract's
+ * schema (`strictSchema`: a member the contract does not name, or an enumeration value it does not
+ * document, is refused, as in a scene; every snapshot `GET /__mock/state` gives passes). Its `seed`
+ * and `sizes` only record how its data was made (they are never used to make it again when it
+ * loads), yet they are held to what a seed and sizes may be everywhere else (`SeedValue`,
+ * `SeedSizesBody` of `control/seed.ts`: the same ranges as `POST /__mock/seed`, the `seed` and
+ * `sizes` options and the CLI): every snapshot a mock gives records them so, and `POST /__mock/seed`
+ * with them (what a 409 for a too large state advises) makes the same data again.
  */
 export const StateSchema = z.strictObject({
   version: z.literal(1),
@@ -46,9 +50,9 @@ export const StateSchema = z.strictObject({
     .array(
       z.strictObject({
         account: MockAccountSchema,
-        workspaces: z.array(WorkspaceSummary),
-        runs: z.array(WorkspaceRun),
-        rules: z.array(GuardrailRule),
+        workspaces: z.array(strictSchema(WorkspaceSummary)),
+        runs: z.array(strictSchema(WorkspaceRun)),
+        rules: z.array(strictSchema(GuardrailRule)),
         notifications: z.array(
           z.strictObject({
             id: z.string(),
@@ -57,15 +61,72 @@ export const StateSchema = z.strictObject({
             createdAt: z.string(),
           }),
         ),
-        stacks: z.array(IacStack),
-        backends: z.array(Backend),
-        modules: z.array(Module),
-        repositories: z.array(Repository),
-        events: z.array(Event),
+        stacks: z.array(strictSchema(IacStack)),
+        backends: z.array(strictSchema(Backend)),
+        modules: z.array(strictSchema(Module)),
+        repositories: z.array(strictSchema(Repository)),
+        events: z.array(strictSchema(Event)),
       }),
     )
     .min(1),
 });
+
+/**
+ * The references and unique keys of a snapshot (by id), checked by `referenceProblems` as a scene's
+ * are (by name): a run names its workspace, a workspace its guardrail rules, a rule its
+ * notification configuration (a configuration no rule holds is free, whatever rule it names: a
+ * create may take it); the ids of each list are used once, as the accounts' ids and a repository's
+ * full name.
+ */
+export const SNAPSHOT_REFERENCES: DataReferences = Object.freeze<DataReferences>({
+  references: [
+    { from: 'runs', member: 'workspaceId', to: 'workspaces', toNoun: 'workspace', key: 'id' },
+    { from: 'workspaces', member: 'guardrails', to: 'rules', toNoun: 'rule', key: 'id' },
+    { from: 'rules', member: 'notificationId', to: 'notifications', toNoun: 'notification', key: 'id' },
+  ],
+  unique: [
+    ...(['workspaces', 'runs', 'rules', 'notifications', 'stacks', 'backends', 'modules'] as const).map(
+      (list) => ({ list, key: ['id'], noun: list === 'runs' ? 'run' : list.slice(0, -1) }),
+    ),
+    { list: 'repositories', key: ['repoFullName'], noun: 'repository', keyNoun: 'full name' },
+  ],
+  uniqueAccounts: [{ list: 'accounts', key: ['account.id'], noun: 'account', at: 'account.id' }],
+});
+
+/**
+ * The combinations of a snapshot's records that the mock relies on: a workspace's `workspaceId` is
+ * its `id`, and every workspace, run and rule belongs to the account that holds it (its
+ * `accountId`).
+ */
+function snapshotProblems(state: z.output<typeof StateSchema>): Problem[] {
+  const problems: Problem[] = [];
+  state.accounts.forEach(({ account, workspaces, runs, rules }, a) => {
+    const owned = (name: string, records: ReadonlyArray<{ accountId?: unknown }>) => {
+      records.forEach((record, i) => {
+        if (record.accountId !== undefined && record.accountId !== account.id) {
+          problems.push([
+            at('accounts', a, name, i, 'accountId'),
+            `expected "${account.id}", the id of the account holding it`,
+            shown(String(record.accountId)),
+          ]);
+        }
+      });
+    };
+    owned('workspaces', workspaces);
+    owned('runs', runs);
+    owned('rules', rules);
+    workspaces.forEach((workspace, w) => {
+      if (workspace.workspaceId !== workspace.id) {
+        problems.push([
+          at('accounts', a, 'workspaces', w, 'workspaceId'),
+          `expected "${workspace.id}", the workspace's id`,
+          shown(workspace.workspaceId),
+        ]);
+      }
+    });
+  });
+  return problems;
+}
 
 /**
  * The largest snapshot, bytes of JSON (256 MiB): what `PUT /__mock/state` takes and `GET
@@ -92,9 +153,12 @@ export const STATE_JSON_BOUNDS: Readonly<Required<Omit<JsonBounds, 'location'>>>
 /**
  * Checks a snapshot, the one check that `PUT /__mock/state`, `control.setState` and the `state`
  * option (`createMockServer({ state })`, `new MockCore({ state })`, `--state`) share: its shape
- * within {@link STATE_JSON_BOUNDS}, then every record by the contract's schemas. Answers the
+ * within {@link STATE_JSON_BOUNDS}, then every record by the strict contract ({@link StateSchema}),
+ * then its references and unique keys ({@link SNAPSHOT_REFERENCES}) and combinations. Answers the
  * snapshot as parsed.
- * @throws HttpError 400 `validation_failed` naming the first bad record and field (`body.accounts[0].workspaces[1].repoUrl: expected string, received nothing`).
+ * @throws HttpError 400 `validation_failed` naming the first bad record and field
+ *   (`state.accounts[0].workspaces[1].repoUrl: expected string, received nothing`), its issues every
+ *   problem (at most 20, then a count).
  */
 export function checkSnapshot(state: unknown): MockState {
   const problem = checkJsonBounds(state, STATE_JSON_BOUNDS);
@@ -104,12 +168,15 @@ export function checkSnapshot(state: unknown): MockState {
       issues: [{ location, path, message, expected, received }],
     });
   }
-  // The one assertion of a body left in the control plane, on purpose: the records are checked by the
-  // contract's answer schemas, which are open (an enum value or a member the contract does not know
-  // yet passes, so that every snapshot `GET /__mock/state` gives loads again), where `MockState` holds
-  // the closed named types; and a snapshot may name some `sizes` only (they only say how it was
-  // made), where `MockState` names all seven. Both are kept as given, not narrowed or filled.
-  return parseOr400(StateSchema, state) as MockState;
+  const parsed = StateSchema.safeParse(state);
+  if (!parsed.success) throw shapeError(parsed.error, state, 'state');
+  const problems = referenceProblems(parsed.data, SNAPSHOT_REFERENCES);
+  problems.push(...snapshotProblems(parsed.data));
+  if (problems.length > 0) throw validationError(problemIssues(problems, 'state'));
+  // The one assertion of a body left in the control plane, on purpose: a snapshot may name some
+  // `sizes` only (they only say how it was made), where `MockState` names all seven; they are kept
+  // as given, not filled.
+  return parsed.data as MockState;
 }
 
 /** Node's `Buffer`, when there is one (the core also runs in browsers, under MSW). */

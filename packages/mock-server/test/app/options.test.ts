@@ -166,10 +166,12 @@ describe('seed sizes: one range each (SIZE_RANGES), for the option, control.seed
           body: { seed: 1, sizes: { [name]: value } },
         });
         expect(expectError(http, 400, 'validation_failed').message).toBe(body);
+        // A snapshot's problems are named under `state`, as a scene's under `scene`.
+        const state = body.replace(/^body\./, 'state.');
         const bad = { ...snapshot, sizes: { ...snapshot.sizes, [name]: value } };
-        expect((await rejection(m.core.control.setState(bad))).message).toBe(body);
+        expect((await rejection(m.core.control.setState(bad))).message).toBe(state);
         const put = await m.call('PUT', '/__mock/state', { token: null, body: bad });
-        expect(expectError(put, 400, 'validation_failed').message).toBe(body);
+        expect(expectError(put, 400, 'validation_failed').message).toBe(state);
         expect(usage([`--${SIZE_FLAG[name]}=${value}`])).toBe(
           `--${SIZE_FLAG[name]} expects a whole number from ${range.min} to ${range.max}, received "${value}"`,
         );
@@ -251,14 +253,15 @@ describe('the seed: one definition (SEED_RANGE, SEED_TEXT_LENGTH) for the option
       );
       const message = `body.seed: expected ${SEED_EXPECTED}, received ${body}`;
       expect((await rejection(m.core.control.seed(seed as never))).message).toBe(message);
+      const inState = message.replace(/^body\./, 'state.');
       expect((await rejection(m.core.control.setState({ ...snapshot, seed } as never))).message).toBe(
-        message,
+        inState,
       );
       if (typeof seed === 'number' && !Number.isFinite(seed)) continue; // JSON has no NaN or Infinity
       const http = await m.call('POST', '/__mock/seed', { token: null, body: { seed } });
       expect(expectError(http, 400, 'validation_failed').message).toBe(message);
       const put = await m.call('PUT', '/__mock/state', { token: null, body: { ...snapshot, seed } });
-      expect(expectError(put, 400, 'validation_failed').message).toBe(message);
+      expect(expectError(put, 400, 'validation_failed').message).toBe(inState);
     }
   });
 

@@ -107,7 +107,7 @@ describe('the state option checks a snapshot as setState does (finding 11)', () 
     for (const error of [bySetState, byCore, byServer]) {
       expect(error).toBeInstanceOf(HttpError);
       expect((error as HttpError).message).toBe(
-        'body.accounts[0].workspaces[1].repoUrl: expected string, received nothing',
+        'state.accounts[0].workspaces[1].repoUrl: expected string, received nothing',
       );
       expect((error as HttpError).issues).toEqual((bySetState as HttpError).issues);
     }

@@ -9,13 +9,11 @@ import type { Scenario, ScenarioAnswer, ScenarioProgress } from '../../domain/sc
 import { SCENARIO_LIMITS } from '../../domain/scenario.js';
 import { SCENE_LIMITS, type Scene } from '../../store/seed/scene.js';
 import { DEFAULT_SEED, type MockAccount, type MockState, type SeedSizes } from '../../store/state.js';
+import { checkData } from '../data.js';
 import { answers, capability } from '../declare.js';
 import type { SessionCreated, SessionView } from '../route.js';
-import { checkScenarioBody } from '../scenario.js';
-import { checkSceneBody } from '../scene.js';
-import { SeedBody } from '../seed.js';
 import { checkSessionBody } from '../sessions.js';
-import { checkSnapshot, MAX_SNAPSHOT_BYTES, STATE_JSON_BOUNDS } from '../state.js';
+import { MAX_SNAPSHOT_BYTES, STATE_JSON_BOUNDS } from '../state.js';
 
 /** The rows of the data a mock holds: its accounts, reset, a seed, a snapshot, a scene, a scenario, and sessions (each its own data). */
 export const DATA_ROWS = {
@@ -61,7 +59,7 @@ export const DATA_ROWS = {
       method: 'POST',
       path: '/__mock/seed',
       summary: 'generate new data: { seed, sizes? }',
-      body: SeedBody,
+      body: (raw: unknown) => checkData('seed', raw),
     },
     call: {
       sync: false,
@@ -99,7 +97,7 @@ export const DATA_ROWS = {
       method: 'PUT',
       path: '/__mock/state',
       summary: 'load a snapshot',
-      body: checkSnapshot,
+      body: (raw: unknown) => checkData('snapshot', raw),
       maxBodyBytes: MAX_SNAPSHOT_BYTES,
       jsonBounds: STATE_JSON_BOUNDS,
     },
@@ -133,7 +131,7 @@ export const DATA_ROWS = {
       method: 'POST',
       path: '/__mock/scene',
       summary: 'replace the data with a scene, until the next reset (which returns to the start data)',
-      body: checkSceneBody,
+      body: (raw: unknown) => checkData('scene', raw),
       maxBodyBytes: SCENE_LIMITS.maxBodyBytes,
     },
     call: { sync: false, params: ['scene'], args: (scene) => ({ body: scene }), result: () => undefined },
@@ -164,7 +162,7 @@ export const DATA_ROWS = {
       path: '/__mock/scenario',
       summary:
         "replace the data with a scenario's scene and play its timeline on the mock's clock, until the next reset",
-      body: checkScenarioBody,
+      body: (raw: unknown) => checkData('scenario', raw),
       maxBodyBytes: SCENARIO_LIMITS.maxBodyBytes,
     },
     call: { sync: false, params: ['scenario'], args: (scenario) => ({ body: scenario }) },

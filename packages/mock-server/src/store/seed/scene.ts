@@ -25,10 +25,10 @@ import {
   type StackStatus,
   VCS_TYPES,
   type VcsType,
-  zodIssues,
 } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import { MAX_LISTED_PROBLEMS, type Problem, problemIssues, validationError } from '../../errors.js';
+import { type Problem, problemIssues, shapeError, validationError } from '../../errors.js';
+import { at, type DataReferences, referenceProblems, shown } from '../references.js';
 import { SEED_RANGE, SEED_TEXT_LENGTH } from './limits.js';
 
 /**
@@ -322,76 +322,59 @@ export interface SceneWebhook {
 /** A scene once {@link checkScene} checked it. */
 export type CheckedScene = z.output<typeof SceneSchema>;
 
-const at = (...parts: Array<string | number>) =>
-  parts.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+/**
+ * The references and unique keys of a scene (by name), checked by `referenceProblems` as a
+ * snapshot's are (by id): a stack names its workspace, a workspace its guardrail rules, a module its
+ * repository (a workspace's `repo`); workspace, rule, webhook and account names are used once, as a
+ * module's name in its repository, and a workspace has one stack.
+ */
+export const SCENE_REFERENCES: DataReferences = Object.freeze<DataReferences>({
+  references: [
+    { from: 'workspaces', member: 'guardrails', to: 'rules', toNoun: 'rule', key: 'name' },
+    { from: 'modules', member: 'repo', to: 'workspaces', toNoun: 'workspace', key: 'repo' },
+    { from: 'stacks', member: 'workspace', to: 'workspaces', toNoun: 'workspace', key: 'name' },
+  ],
+  unique: [
+    { list: 'workspaces', key: ['name'], noun: 'workspace' },
+    { list: 'rules', key: ['name'], noun: 'rule' },
+    { list: 'webhooks', key: ['nickname'], noun: 'webhook', keyNoun: 'name' },
+    {
+      list: 'modules',
+      key: ['repo', 'name'],
+      noun: 'module',
+      message: (first, module) =>
+        `expected a module name used once in ${String(module.repo)}, also at modules[${first}]`,
+    },
+    {
+      list: 'stacks',
+      key: ['workspace'],
+      noun: 'stack',
+      message: (first) => `expected one stack per workspace, also at stacks[${first}]`,
+    },
+  ],
+  uniqueAccounts: [{ list: 'accounts', key: ['name'], noun: 'account' }],
+});
 
-/** A name as a message shows it: quoted, at most 60 characters. */
-const shown = (name: string) => JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
-
-/** Names that occur twice in a list (each reported at its second place). */
-function duplicates(
-  names: ReadonlyArray<string | undefined>,
-  where: (i: number) => string,
-  what: string,
-): Problem[] {
-  const seen = new Map<string, number>();
-  const problems: Problem[] = [];
-  names.forEach((name, i) => {
-    if (name === undefined) return;
-    const first = seen.get(name);
-    if (first === undefined) seen.set(name, i);
-    else problems.push([where(i), `expected a ${what} name used once, also at [${first}]`, shown(name)]);
-  });
-  return problems;
-}
-
-/** The references and combinations of one account, each problem once. */
+/** The impossible combinations of one account, each problem once (its references: {@link SCENE_REFERENCES}). */
 function accountProblems(account: z.output<typeof SceneAccountSchema>, a: number): Problem[] {
   const problems: Problem[] = [];
   const base = (...parts: Array<string | number>) => at('accounts', a, ...parts);
   const workspaces = account.workspaces;
   const rules = account.rules;
-  if (workspaces) {
-    problems.push(
-      ...duplicates(
-        workspaces.map((w) => w.name),
-        (i) => base('workspaces', i, 'name'),
-        'workspace',
-      ),
-    );
-  }
-  if (rules) {
-    problems.push(
-      ...duplicates(
-        rules.map((r) => r.name),
-        (i) => base('rules', i, 'name'),
-        'rule',
-      ),
-    );
-    rules.forEach((rule, i) => {
-      if (rule.criteria === undefined) return;
-      if (rule.type === undefined) {
-        problems.push([
-          base('rules', i, 'type'),
-          'expected the rule type that its criteria are for',
-          'nothing',
-        ]);
-        return;
-      }
-      for (const [path, message] of criteriaProblems(rule.type, rule.criteria)) {
-        problems.push([base('rules', i, ...(path as string[])), message, 'criteria']);
-      }
-    });
-  }
-  if (account.webhooks) {
-    problems.push(
-      ...duplicates(
-        account.webhooks.map((w) => w.nickname),
-        (i) => base('webhooks', i, 'nickname'),
-        'webhook',
-      ),
-    );
-  }
+  rules?.forEach((rule, i) => {
+    if (rule.criteria === undefined) return;
+    if (rule.type === undefined) {
+      problems.push([
+        base('rules', i, 'type'),
+        'expected the rule type that its criteria are for',
+        'nothing',
+      ]);
+      return;
+    }
+    for (const [path, message] of criteriaProblems(rule.type, rule.criteria)) {
+      problems.push([base('rules', i, ...(path as string[])), message, 'criteria']);
+    }
+  });
   const repositories = new Map<string, { vcs: string; at: number }>();
   workspaces?.forEach((ws, w) => {
     if (ws.repo === undefined || ws.vcsType === undefined) return;
@@ -405,28 +388,12 @@ function accountProblems(account: z.output<typeof SceneAccountSchema>, a: number
       ]);
     }
   });
-  const ruleNames = new Set(rules?.flatMap((r) => (r.name === undefined ? [] : [r.name])));
   const strictRules = new Set(
     rules?.flatMap((r) =>
       r.name !== undefined && r.severity === 2 && r.isEnabled !== false ? [r.name] : [],
     ),
   );
   workspaces?.forEach((ws, w) => {
-    ws.guardrails?.forEach((name, g) => {
-      if (!rules) {
-        problems.push([
-          base('workspaces', w, 'guardrails', g),
-          'expected the name of a rule of the account: name the rules in the account\'s "rules" to refer to them',
-          shown(name),
-        ]);
-      } else if (!ruleNames.has(name)) {
-        problems.push([
-          base('workspaces', w, 'guardrails', g),
-          "expected the name of one of the account's rules",
-          shown(name),
-        ]);
-      }
-    });
     ws.runs?.forEach((run, r) => {
       if (run.status !== 'blocked' && run.status !== 'Acknowledged') return;
       // A blocked run names the strict rules that blocked it: the workspace's own, or the account's.
@@ -441,62 +408,7 @@ function accountProblems(account: z.output<typeof SceneAccountSchema>, a: number
       }
     });
   });
-  const moduleKeys = new Map<string, number>();
-  account.modules?.forEach((module, m) => {
-    if (module.repo !== undefined) {
-      if (!workspaces) {
-        problems.push([
-          base('modules', m, 'repo'),
-          'expected the repository of a workspace of the account: name the workspaces (with their repo) to refer to one',
-          shown(module.repo),
-        ]);
-        return;
-      }
-      if (!repositories.has(module.repo) && !workspaces.some((ws) => ws.repo === module.repo)) {
-        problems.push([
-          base('modules', m, 'repo'),
-          "expected the repo of one of the account's workspaces",
-          shown(module.repo),
-        ]);
-        return;
-      }
-      const key = `${module.repo} ${module.name}`;
-      const first = moduleKeys.get(key);
-      if (first !== undefined) {
-        problems.push([
-          base('modules', m, 'name'),
-          `expected a module name used once in ${module.repo}, also at modules[${first}]`,
-          shown(module.name),
-        ]);
-      } else moduleKeys.set(key, m);
-    }
-  });
-  const owners = new Map<string, number>();
   account.stacks?.forEach((stack, s) => {
-    if (!workspaces) {
-      problems.push([
-        base('stacks', s, 'workspace'),
-        'expected the name of a workspace of the account: name the workspaces in the account\'s "workspaces" to refer to them',
-        shown(stack.workspace),
-      ]);
-      return;
-    }
-    if (!workspaces.some((ws) => ws.name === stack.workspace)) {
-      problems.push([
-        base('stacks', s, 'workspace'),
-        "expected the name of one of the account's workspaces",
-        shown(stack.workspace),
-      ]);
-      return;
-    }
-    const first = owners.get(stack.workspace);
-    if (first !== undefined) {
-      problems.push([
-        base('stacks', s, 'workspace'),
-        `expected one stack per workspace, also at stacks[${first}]`,
-        shown(stack.workspace),
-      ]);
-    } else owners.set(stack.workspace, s);
     const findings = stack.findings;
     if (stack.status === 'empty' && (stack.assetCount ?? 0) > 0) {
       problems.push([
@@ -550,21 +462,11 @@ function recordCount(scene: CheckedScene): number {
  *   "queued", ..., received "aplied"`), its issues every problem (at most 20, then a count).
  */
 export function checkScene(input: unknown): CheckedScene {
-  const label = (where: string) => `scene${where ? `.${where}` : ''}`;
   const parsed = SceneSchema.safeParse(input);
-  if (!parsed.success) {
-    const issues = zodIssues(parsed.error, input, { label, max: MAX_LISTED_PROBLEMS });
-    throw validationError(issues.map((issue) => ({ location: 'body' as const, ...issue })));
-  }
+  if (!parsed.success) throw shapeError(parsed.error, input, 'scene');
   const scene = parsed.data;
-  const problems = (scene.accounts ?? []).flatMap((account, a) => accountProblems(account, a));
-  problems.push(
-    ...duplicates(
-      scene.accounts?.map((account) => account.name) ?? [],
-      (i) => at('accounts', i, 'name'),
-      'account',
-    ),
-  );
+  const problems = referenceProblems(scene, SCENE_REFERENCES);
+  problems.push(...(scene.accounts ?? []).flatMap((account, a) => accountProblems(account, a)));
   const records = recordCount(scene);
   if (records > SCENE_LIMITS.records) {
     problems.push(['', `expected at most ${SCENE_LIMITS.records} records in a scene`, `${records} records`]);
