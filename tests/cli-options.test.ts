@@ -245,15 +245,12 @@ describe('--state', () => {
   it.each([
     [
       '{}',
-      /^--state: "bad\.json" is not a mock state snapshot \(expected what GET \/__mock\/state answers\): state\.version: /,
+      /^--state: "bad\.json" is not a snapshot \(expected what GET \/__mock\/state answers\): state\.version: /,
     ],
-    [
-      '[1,2]',
-      /^--state: "bad\.json" is not a mock state snapshot .*: state: expected object, received an array$/,
-    ],
+    ['[1,2]', /^--state: "bad\.json" is not a snapshot .*: state: expected object, received an array$/],
     [
       JSON.stringify({ version: 1, seed: 1, sizes: {}, accounts: [] }),
-      /^--state: "bad\.json" is not a mock state snapshot .*accounts: /,
+      /^--state: "bad\.json" is not a snapshot .*accounts: /,
     ],
     [
       '{"version": 1,',

@@ -104,10 +104,7 @@ describe('iacm-mock CLI (the built bin, as a real process)', () => {
       ['--state', '/nonexistent/state.json'],
       /^iacm-mock: --state: cannot read "\/nonexistent\/state\.json": no such file$/,
     ],
-    [
-      ['--state', emptyObject],
-      new RegExp(`^iacm-mock: --state: "${emptyObject}" is not a mock state snapshot`),
-    ],
+    [['--state', emptyObject], new RegExp(`^iacm-mock: --state: "${emptyObject}" is not a snapshot`)],
     [['--state', notJson], new RegExp(`^iacm-mock: --state: "${notJson}" is not JSON`)],
     [['--workspaces', '1000000000'], /^iacm-mock: --workspaces expects a whole number from 0 to 100000/],
     [

@@ -85,7 +85,7 @@ GET / answers the routes and how to log in; the OpenAPI 3.1 document is served a
 control plane is served under /__mock (reset, seed, state, accounts, journal, faults, rate-limit);
 POST, PUT, PATCH and DELETE there need Content-Type: application/json. On a loopback address it needs
 no token; on any other (--host 0.0.0.0) the server refuses to start without --control-token or
---no-control, and every account gets a random key pair, a --state snapshot's accounts too (unless
+--no-control, and every account gets a random key pair, a snapshot's accounts (--state) too (unless
 --keep-state-keys; --access-key/--secret-key still set the primary's): access keys are printed at
 start, secret keys never (GET /__mock/accounts with the token shows them). A Host
 header that is not the bound address, localhost, 127.0.0.1, [::1] or an --allowed-host gets 403.

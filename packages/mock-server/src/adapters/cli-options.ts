@@ -161,7 +161,7 @@ export function readSnapshot(
     return checkData('snapshot', json).source.state;
   } catch (error) {
     throw new UsageError(
-      `--state: ${quote(file)} is not a mock state snapshot (expected what GET /__mock/state answers): ${(error as Error).message}`,
+      `--state: ${quote(file)} is not a snapshot (expected what GET /__mock/state answers): ${(error as Error).message}`,
     );
   }
 }
