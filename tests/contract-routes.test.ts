@@ -37,6 +37,15 @@ describe('the generated routes', () => {
     }
   });
 
+  it('import nothing but each other: a bundle that only routes keeps no schema and no zod', () => {
+    const source = (file: string) =>
+      readFileSync(fileURLToPath(new URL(`../packages/sdk/src/contract/${file}`, import.meta.url)), 'utf8');
+    const imports = (text: string) =>
+      [...text.matchAll(/^(?:import|export)\b[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]);
+    expect(imports(source('routes.generated.ts'))).toEqual([]);
+    expect(imports(source('routes.ts'))).toEqual(['./routes.generated.js']);
+  });
+
   it('the generator writes a stale route back to what its declaration says', () => {
     const changed = structuredClone(deriveRoutes(endpointGroups));
     (changed['guardrails.create'] as { retrySafe: boolean }).retrySafe = true;
