@@ -1,6 +1,6 @@
 /**
  * The client loads an endpoint group's schemas on the first call that validates, and only that
- * group's (`contract/endpoint-schemas/<group>.ts`, one chunk each in the ESM build): a first
+ * group's (`contract/endpoint-groups/<group>.ts`, one chunk each in the ESM build): a first
  * workspace search must not bring the guardrail, IaC explorer or event center schemas along, a call
  * with validation off loads none, and a group whose module cannot be loaded fails the call with a
  * clear error (and the next call tries again).
@@ -13,11 +13,11 @@ const state = { imported: [] as string[], fail: undefined as string | undefined 
 
 /** The group modules, by group. */
 const GROUP_MODULES = {
-  auth: '../src/contract/endpoint-schemas/auth.js',
-  workspaces: '../src/contract/endpoint-schemas/workspaces.js',
-  guardrails: '../src/contract/endpoint-schemas/guardrails.js',
-  iacExplorer: '../src/contract/endpoint-schemas/iac-explorer.js',
-  eventCenter: '../src/contract/endpoint-schemas/event-center.js',
+  auth: '../src/contract/endpoint-groups/auth.js',
+  workspaces: '../src/contract/endpoint-groups/workspaces.js',
+  guardrails: '../src/contract/endpoint-groups/guardrails.js',
+  iacExplorer: '../src/contract/endpoint-groups/iac-explorer.js',
+  eventCenter: '../src/contract/endpoint-groups/event-center.js',
   // Not a group: the wording of validation issues, loaded on the first failed validation only.
   issueWording: '../src/contract/issue-wording.js',
 };

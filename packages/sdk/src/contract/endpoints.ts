@@ -1,19 +1,9 @@
 import type * as z from 'zod/mini';
 import { LoginBody } from './auth.js';
-import { authSchemas } from './endpoint-schemas/auth.js';
-import { eventCenterSchemas } from './endpoint-schemas/event-center.js';
-import { guardrailsSchemas } from './endpoint-schemas/guardrails.js';
-import { iacExplorerSchemas } from './endpoint-schemas/iac-explorer.js';
-import { workspacesSchemas } from './endpoint-schemas/workspaces.js';
+import type { EndpointDeclaration } from './endpoint-groups/declaration.js';
+import { type EndpointGroups, endpointGroups } from './endpoint-groups/groups.js';
 import { API_ERRORS } from './error-table.js';
-import {
-  type HttpMethod,
-  type PaginationKind,
-  type Route,
-  type RouteName,
-  type Routes,
-  routes,
-} from './routes.js';
+import type { HttpMethod, PaginationKind, Route, RouteName, Routes } from './routes.js';
 
 export { responseSchemaFor } from './primitives.js';
 export {
@@ -57,94 +47,88 @@ export interface EndpointDefinition {
   readonly projection: boolean;
 }
 
-/** Every group's summaries and schemas, by endpoint name (`endpoint-schemas/<group>.ts`). */
-const schemas = {
-  ...authSchemas,
-  ...workspacesSchemas,
-  ...guardrailsSchemas,
-  ...iacExplorerSchemas,
-  ...eventCenterSchemas,
-};
-type Schemas = typeof schemas;
-
+/** The groups, in the endpoint table's order. */
+type GroupName = keyof EndpointGroups;
 /**
- * An entry of the table: its route's fields (but `group` and `hasBody`) and its schemas.
+ * The name of a declared endpoint (every group's).
  * @inline
  */
-type Entry<N extends RouteName> = {
-  readonly [K in Exclude<keyof Routes[N], 'group' | 'hasBody'> | keyof Schemas[N]]: K extends keyof Schemas[N]
-    ? Schemas[N][K]
-    : K extends keyof Routes[N]
-      ? Routes[N][K]
-      : never;
-};
+type DeclaredName = { [G in GroupName]: keyof EndpointGroups[G] }[GroupName];
+/** The group that declares endpoint `N`. */
+type GroupOf<N extends DeclaredName> = {
+  [G in GroupName]: N extends keyof EndpointGroups[G] ? G : never;
+}[GroupName];
+/**
+ * Endpoint `N`'s declaration (`endpoint-groups/<group>.ts`): its entry of the table.
+ * @inline
+ */
+type Declaration<N extends DeclaredName> = {
+  [G in GroupName]: N extends keyof EndpointGroups[G] ? EndpointGroups[G][N] : never;
+}[GroupName];
+/**
+ * The endpoint table's type, by endpoint name.
+ * @inline
+ */
+type Table = { readonly [N in DeclaredName]: Declaration<N> };
 
-/** Joins an endpoint's route and schemas into its entry of the table (the fields in the spec's order). */
+/** Every group's declarations in one table, the groups in their order (`endpoint-groups/groups.ts`). */
 /*@__NO_SIDE_EFFECTS__*/
-function entry<const N extends RouteName>(name: N): Entry<N> {
-  const route: Route = routes[name];
-  const schema: Schemas[RouteName] = schemas[name];
-  const definition: Omit<EndpointDefinition, 'name'> = {
-    method: route.method,
-    path: route.path,
-    summary: schema.summary,
-    params: schema.params,
-    query: schema.query,
-    body: schema.body,
-    bodyRequired: route.bodyRequired,
-    response: schema.response,
-    successStatus: route.successStatus,
-    retrySafe: route.retrySafe,
-    auth: route.auth,
-    pagination: route.pagination,
-    projection: route.projection,
-  };
-  return definition as Entry<N>;
+function table(groups: EndpointGroups): Table {
+  return Object.assign({}, ...Object.values(groups)) as Table;
 }
 
 /**
  * The endpoint table: one entry per endpoint of the spec (§4), plus `POST /v2/login` and
  * `GET /v2/health` from the public record. Keys are the endpoint names, in the order of the routes.
- * Joined from the routes (`routes.ts`: method, path, statuses, paging) and each group's summaries
- * and schemas (`endpoint-schemas/<group>.ts`), which the SDK's client loads one group at a time.
+ * Each entry is its endpoint's declaration, in its group's module (`endpoint-groups/<group>.ts`:
+ * route facts, summary and schemas together), which the SDK's client loads one group at a time;
+ * the routes (`routes.ts`: method, path, statuses, paging, without the schemas) are generated from
+ * the same declarations.
  */
-export const endpoints = {
-  'auth.login': entry('auth.login'),
-  health: entry('health'),
-  'workspaces.search': entry('workspaces.search'),
-  'workspaces.delete': entry('workspaces.delete'),
-  'workspaces.setLabels': entry('workspaces.setLabels'),
-  'workspaces.runs.search': entry('workspaces.runs.search'),
-  'guardrails.search': entry('guardrails.search'),
-  'guardrails.create': entry('guardrails.create'),
-  'guardrails.update': entry('guardrails.update'),
-  'guardrails.delete': entry('guardrails.delete'),
-  'iacExplorer.stacks': entry('iacExplorer.stacks'),
-  'iacExplorer.backends': entry('iacExplorer.backends'),
-  'iacExplorer.repositories': entry('iacExplorer.repositories'),
-  'iacExplorer.modules': entry('iacExplorer.modules'),
-  'iacExplorer.providers': entry('iacExplorer.providers'),
-  'eventCenter.query': entry('eventCenter.query'),
-  'eventCenter.facets': entry('eventCenter.facets'),
-} as const;
+export const endpoints = table(endpointGroups);
 
 /** The endpoint table's type. */
 export type Endpoints = typeof endpoints;
 /** The name of an endpoint (`'workspaces.search'`, ...). */
 export type EndpointName = keyof Endpoints;
 
-// Compile-time checks: the table and the schema modules name exactly the routes, and a route says
-// it takes a body exactly when its schemas have one.
-type Missing =
-  | Exclude<RouteName, keyof Schemas>
-  | Exclude<keyof Schemas, RouteName>
-  | Exclude<RouteName, EndpointName>;
-type BodyMismatch = {
-  [N in RouteName]: Routes[N]['hasBody'] extends (Schemas[N]['body'] extends undefined ? false : true)
-    ? never
-    : N;
+// Compile-time checks that the generated routes (`routes.generated.ts`) are the declarations'
+// (else run `pnpm contract:routes`): the routes and the declarations name the same endpoints, and
+// each route's facts are exactly its declaration's (`hasBody`: whether it declares a body schema;
+// `group`: the module that declares it). Also, a declaration holds the fields of an entry.
+/** Two types are the same (each assignable to the other). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Endpoint `N`'s route facts as its declaration gives them. */
+type DeclaredRoute<N extends DeclaredName> = {
+  readonly method: Declaration<N>['method'];
+  readonly path: Declaration<N>['path'];
+  readonly hasBody: Declaration<N>['body'] extends undefined ? false : true;
+  readonly bodyRequired: Declaration<N>['bodyRequired'];
+  readonly successStatus: Declaration<N>['successStatus'];
+  readonly retrySafe: Declaration<N>['retrySafe'];
+  readonly auth: Declaration<N>['auth'];
+  readonly pagination: Declaration<N>['pagination'];
+  readonly projection: Declaration<N>['projection'];
+  readonly group: GroupOf<N>;
+};
+type Missing = Exclude<RouteName, DeclaredName> | Exclude<DeclaredName, RouteName>;
+type StaleRoute = {
+  [N in RouteName]: N extends DeclaredName
+    ? Routes[N] extends Route
+      ? Same<keyof Routes[N], keyof Route> extends true
+        ? { [K in keyof Route]: Same<Routes[N][K], DeclaredRoute<N>[K]> }[keyof Route] extends true
+          ? never
+          : N
+        : N
+      : N
+    : never;
 }[RouteName];
-const consistent: [Missing | BodyMismatch] extends [never] ? true : Missing | BodyMismatch = true;
+type FieldMismatch =
+  | Exclude<keyof EndpointDeclaration, keyof EndpointDefinition>
+  | Exclude<keyof EndpointDefinition, keyof EndpointDeclaration | 'name'>;
+const consistent: [Missing | StaleRoute | FieldMismatch] extends [never]
+  ? true
+  : Missing | StaleRoute | FieldMismatch = true;
 void consistent;
 
 /** The endpoint table as a list of definitions with their names, in table order. */

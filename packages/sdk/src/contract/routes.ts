@@ -2,13 +2,21 @@
  * The routes of the endpoint table: the schema-free facts of each endpoint (method, path template,
  * success status, paging, retry safety, authentication, its group), and the path templates'
  * helpers. What a client needs to send a request without validating it: the SDK's transport
- * imports this table, and loads an endpoint's schemas (`endpoint-schemas/<group>.ts`) only when a
- * call validates. `endpoints.ts` joins the two into the endpoint table.
+ * imports this table, and loads an endpoint's schemas (`endpoint-groups/<group>.ts`) only when a
+ * call validates.
  *
- * Imports nothing: a bundle that only routes keeps no schema and no zod.
+ * Each endpoint is declared once, in its group's module (`endpoint-groups/<group>.ts`: route facts,
+ * summary and schemas together); its route facts are copied from there into `routes.generated.ts`
+ * by `pnpm contract:routes` (`scripts/generate-routes.ts`). A test fails when that file is stale
+ * (`tests/contract-routes.test.ts`), and so does `tsc` (`endpoints.ts` checks that
+ * each generated route has its declaration's facts).
+ *
+ * Imports nothing but the generated routes, which import nothing: a bundle that only routes keeps
+ * no schema and no zod.
  *
  * @module
  */
+import { routes } from './routes.generated.js';
 
 /** HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -23,8 +31,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type PaginationKind = 'page' | 'offset' | 'continuation' | 'none';
 
 /**
- * The groups of endpoints, one schema module each (`endpoint-schemas/<group>.ts`): a client loads
- * the schemas of a group the first time it validates a call of one of its endpoints.
+ * The groups of endpoints, one module of declarations each (`endpoint-groups/<group>.ts`): a client
+ * loads the schemas of a group the first time it validates a call of one of its endpoints.
  */
 export type EndpointGroup = 'auth' | 'workspaces' | 'guardrails' | 'iacExplorer' | 'eventCenter';
 
@@ -48,224 +56,13 @@ export interface Route {
   readonly pagination: PaginationKind;
   /** Whether the body's `projection` may trim the answer's items to some members (plus `id`). */
   readonly projection: boolean;
-  /** The group whose schema module holds the endpoint's schemas. */
+  /** The group whose module declares the endpoint (and holds its schemas). */
   readonly group: EndpointGroup;
 }
 
-function route<const R extends Route>(definition: R): R {
-  return definition;
-}
-
-/**
- * The routes, one per endpoint, in the endpoint table's order (keys are the endpoint names). The
- * table's other fields (summary and schemas) are in `endpoint-schemas/<group>.ts`.
- */
-export const routes = {
-  'auth.login': route({
-    method: 'POST',
-    path: '/v2/login',
-    hasBody: true,
-    bodyRequired: true,
-    successStatus: 200,
-    retrySafe: true,
-    auth: false,
-    pagination: 'none',
-    projection: false,
-    group: 'auth',
-  }),
-  health: route({
-    method: 'GET',
-    path: '/v2/health',
-    hasBody: false,
-    bodyRequired: false,
-    successStatus: 204,
-    retrySafe: true,
-    auth: false,
-    pagination: 'none',
-    projection: false,
-    group: 'auth',
-  }),
-  'workspaces.search': route({
-    method: 'POST',
-    path: '/v2/workspaces/search',
-    hasBody: true,
-    bodyRequired: false,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'page',
-    projection: true,
-    group: 'workspaces',
-  }),
-  'workspaces.delete': route({
-    method: 'DELETE',
-    path: '/v2/workspaces/{workspaceId}',
-    hasBody: false,
-    bodyRequired: false,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-    group: 'workspaces',
-  }),
-  'workspaces.setLabels': route({
-    method: 'PUT',
-    path: '/v2/workspaces/{workspaceId}/labels',
-    hasBody: true,
-    bodyRequired: true,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-    group: 'workspaces',
-  }),
-  'workspaces.runs.search': route({
-    method: 'POST',
-    path: '/v2/workspaces/{workspaceId}/runs/search',
-    hasBody: true,
-    bodyRequired: false,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'page',
-    projection: true,
-    group: 'workspaces',
-  }),
-  'guardrails.search': route({
-    method: 'POST',
-    path: '/v2/guardrails/search',
-    hasBody: true,
-    bodyRequired: false,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'page',
-    projection: true,
-    group: 'guardrails',
-  }),
-  'guardrails.create': route({
-    method: 'POST',
-    path: '/v2/guardrails',
-    hasBody: true,
-    bodyRequired: true,
-    successStatus: 200,
-    retrySafe: false,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-    group: 'guardrails',
-  }),
-  'guardrails.update': route({
-    method: 'PATCH',
-    path: '/v2/guardrails/{ruleId}',
-    hasBody: true,
-    bodyRequired: true,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-    group: 'guardrails',
-  }),
-  'guardrails.delete': route({
-    method: 'DELETE',
-    path: '/v2/guardrails/{ruleId}',
-    hasBody: false,
-    bodyRequired: false,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-    group: 'guardrails',
-  }),
-  'iacExplorer.stacks': route({
-    method: 'POST',
-    path: '/api/iacStacks',
-    hasBody: true,
-    bodyRequired: false,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'offset',
-    projection: false,
-    group: 'iacExplorer',
-  }),
-  'iacExplorer.backends': route({
-    method: 'POST',
-    path: '/api/iacStacks/backends',
-    hasBody: true,
-    bodyRequired: false,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'offset',
-    projection: false,
-    group: 'iacExplorer',
-  }),
-  'iacExplorer.repositories': route({
-    method: 'POST',
-    path: '/api/iacStacks/repositories',
-    hasBody: true,
-    bodyRequired: false,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-    group: 'iacExplorer',
-  }),
-  'iacExplorer.modules': route({
-    method: 'POST',
-    path: '/api/iacStacks/modules',
-    hasBody: true,
-    bodyRequired: false,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'offset',
-    projection: false,
-    group: 'iacExplorer',
-  }),
-  'iacExplorer.providers': route({
-    method: 'POST',
-    path: '/api/iacStacks/providers',
-    hasBody: true,
-    bodyRequired: false,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-    group: 'iacExplorer',
-  }),
-  'eventCenter.query': route({
-    method: 'POST',
-    path: '/v2/event-center',
-    hasBody: true,
-    bodyRequired: false,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'continuation',
-    projection: false,
-    group: 'eventCenter',
-  }),
-  'eventCenter.facets': route({
-    method: 'POST',
-    path: '/v2/event-center/facets',
-    hasBody: true,
-    bodyRequired: true,
-    successStatus: 200,
-    retrySafe: true,
-    auth: true,
-    pagination: 'none',
-    projection: false,
-    group: 'eventCenter',
-  }),
-} as const;
+// The routes, one per endpoint, in the endpoint table's order (keys are the endpoint names):
+// generated from the endpoint declarations (`endpoint-groups/<group>.ts`).
+export { routes };
 
 /** The routes' type. */
 export type Routes = typeof routes;

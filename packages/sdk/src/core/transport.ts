@@ -5,7 +5,7 @@ import {
   type EndpointSchemas,
   groupSchemas,
   loadGroupSchemas,
-} from '../contract/endpoint-schemas/load.js';
+} from '../contract/endpoint-groups/load.js';
 import type { EndpointName } from '../contract/endpoints.js';
 import type { FieldIssue, IssueLocation } from '../contract/errors.js';
 import { redactHeaders } from '../contract/redaction.js';

@@ -1,7 +1,6 @@
 import type {
   GuardrailCreateBody,
   GuardrailCreated,
-  GuardrailCreateResponse,
   GuardrailDeleteResponse,
   GuardrailField,
   GuardrailRule,
@@ -11,7 +10,7 @@ import type {
 import { normalizeGuardrailCreateResponse } from '../contract/readers.js';
 import type { RequestOptions } from '../core/options.js';
 import { APIPromise, type PagePromise } from '../core/pagination.js';
-import { requireString, type WithResponse } from '../core/transport.js';
+import { requireString } from '../core/transport.js';
 import { APIResource, bareArray } from './resource.js';
 import type { GuardrailSearchParams, Projected } from './types.js';
 
@@ -44,11 +43,7 @@ export class Guardrails extends APIResource {
    */
   create(body: GuardrailCreateBody, options?: RequestOptions): APIPromise<GuardrailCreated> {
     return new APIPromise(async () => {
-      const result = (await this.transport.call(
-        'guardrails.create',
-        { body },
-        options,
-      )) as WithResponse<GuardrailCreateResponse>;
+      const result = await this.call('guardrails.create', { body }, options);
       return { ...result, data: normalizeGuardrailCreateResponse(result.data) };
     });
   }

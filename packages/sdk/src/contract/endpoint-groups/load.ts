@@ -1,21 +1,22 @@
 /**
  * The endpoints' schemas, loaded one group at a time: what a client that validates needs, and only
- * for the groups it calls. Each group's module (`./<group>.ts`) is imported on first use with a
- * dynamic `import()`, which a bundler makes a chunk of its own (CommonJS builds may inline them);
- * once loaded, a group is read synchronously. Not exported from the contract's entry: the endpoint
- * table (`../endpoints.ts`) holds every schema for those who want them all.
+ * for the groups it calls. Each group's module (`./<group>.ts`, its endpoints' declarations) is
+ * imported on first use with a dynamic `import()`, which a bundler makes a chunk of its own
+ * (CommonJS builds may inline them); once loaded, a group is read synchronously. Not exported from
+ * the contract's entry: the endpoint table (`../endpoints.ts`) holds every schema for those who want
+ * them all.
  *
  * @module
  */
 import type * as z from 'zod/mini';
-import type { EndpointDefinition } from '../endpoints.js';
 import type { responseSchemaFor } from '../primitives.js';
 import type { EndpointGroup } from '../routes.js';
+import type { EndpointDeclaration } from './declaration.js';
 
-/** The schemas (and summary) of one endpoint, as its group's module holds them. */
-export type EndpointSchemas = Pick<EndpointDefinition, 'summary' | 'params' | 'query' | 'body' | 'response'>;
+/** The schemas (and summary) of one endpoint, as its group's module declares them. */
+export type EndpointSchemas = Pick<EndpointDeclaration, 'summary' | 'params' | 'query' | 'body' | 'response'>;
 
-/** A group's schemas, by endpoint name. */
+/** A group's schemas, by endpoint name (its declarations: the route facts are in `../routes.ts` too). */
 export type GroupSchemas = Readonly<Record<string, EndpointSchemas>>;
 
 /** A group's module: its schemas, and the contract's `responseSchemaFor`, which every group re-exports. */
@@ -30,11 +31,11 @@ interface GroupModule {
  * loaded, and not before: it builds schemas with zod, which a client that does not validate never loads.
  */
 const LOADERS: Readonly<Record<EndpointGroup, () => Promise<GroupModule>>> = {
-  auth: () => import('./auth.js').then((m) => groupModule(m, m.authSchemas)),
-  workspaces: () => import('./workspaces.js').then((m) => groupModule(m, m.workspacesSchemas)),
-  guardrails: () => import('./guardrails.js').then((m) => groupModule(m, m.guardrailsSchemas)),
-  iacExplorer: () => import('./iac-explorer.js').then((m) => groupModule(m, m.iacExplorerSchemas)),
-  eventCenter: () => import('./event-center.js').then((m) => groupModule(m, m.eventCenterSchemas)),
+  auth: () => import('./auth.js').then((m) => groupModule(m, m.authEndpoints)),
+  workspaces: () => import('./workspaces.js').then((m) => groupModule(m, m.workspacesEndpoints)),
+  guardrails: () => import('./guardrails.js').then((m) => groupModule(m, m.guardrailsEndpoints)),
+  iacExplorer: () => import('./iac-explorer.js').then((m) => groupModule(m, m.iacExplorerEndpoints)),
+  eventCenter: () => import('./event-center.js').then((m) => groupModule(m, m.eventCenterEndpoints)),
 };
 
 /** A loaded group module as {@link GroupModule}: its schemas (named after the group) and `responseSchemaFor`. */
