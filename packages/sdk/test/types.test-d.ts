@@ -57,29 +57,13 @@ import { IacmClient } from '@iacm/sdk';
 import type * as contract from '@iacm/sdk/contract';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
+import type { Documented } from '../src/resources/resource.js';
 
 // ---------------------------------------------------------------------------------------------------
-// The documented view of a tolerant schema's type: no index signatures on objects with known members,
-// no `string & {}` in enumerations. Records (objects with no known member) keep theirs.
+// The documented view of a tolerant schema's type (`Documented`, the one the resources' typed calls
+// answer): no index signatures on objects with known members, no `string & {}` in enumerations.
+// Records (objects with no known member) keep theirs.
 // ---------------------------------------------------------------------------------------------------
-
-type IsExactlyString<T> =
-  (<G>() => G extends T ? 1 : 2) extends <G>() => G extends string ? 1 : 2 ? true : false;
-type KnownKey<K> = string extends K ? never : number extends K ? never : K;
-type HasKnownKeys<T> = [keyof { [K in keyof T as KnownKey<K>]: 1 }] extends [never] ? false : true;
-type Documented<T> = T extends string
-  ? IsExactlyString<T> extends true
-    ? T
-    : string extends T
-      ? never
-      : T
-  : T extends readonly (infer E)[]
-    ? Documented<E>[]
-    : T extends object
-      ? HasKnownKeys<T> extends true
-        ? { [K in keyof T as KnownKey<K>]: Documented<T[K]> }
-        : { [K in keyof T]: Documented<T[K]> }
-      : T;
 
 type Answer<S extends z.core.$ZodType> = Documented<z.infer<S>>;
 type Override<T, U> = { [K in keyof (Omit<T, keyof U> & U)]: (Omit<T, keyof U> & U)[K] };

@@ -1,9 +1,8 @@
-import type * as z from 'zod/mini';
 import { LoginBody } from './auth.js';
 import type { EndpointDeclaration } from './endpoint-groups/declaration.js';
 import { type EndpointGroups, endpointGroups } from './endpoint-groups/groups.js';
 import { API_ERRORS } from './error-table.js';
-import type { HttpMethod, PaginationKind, Route, RouteName, Routes } from './routes.js';
+import type { Route, RouteName, Routes } from './routes.js';
 
 export { responseSchemaFor } from './primitives.js';
 export {
@@ -15,36 +14,13 @@ export {
   type PaginationKind,
 } from './routes.js';
 
-/** One entry of the endpoint table: everything a client, a server and the docs need to know. */
-export interface EndpointDefinition {
+/**
+ * One entry of the endpoint table: everything a client, a server and the docs need to know. Its
+ * members but the name are the endpoint's declaration in its group's module (`EndpointDeclaration`).
+ */
+export interface EndpointDefinition extends EndpointDeclaration {
   /** Stable name, `group.action`, used by the SDK, the mock and the docs. */
   readonly name: string;
-  /** HTTP method. */
-  readonly method: HttpMethod;
-  /** Path template relative to the base URL, with `{param}` placeholders, exactly as in the spec. */
-  readonly path: string;
-  /** One-line summary. */
-  readonly summary: string;
-  /** Schema of the path parameters (strict), or undefined when the path has none. */
-  readonly params: z.ZodMiniType | undefined;
-  /** Schema of the query parameters (strict). */
-  readonly query: z.ZodMiniType;
-  /** Schema of the request body (strict where the spec allows no other members), or undefined when the endpoint takes none. */
-  readonly body: z.ZodMiniType | undefined;
-  /** Whether a body must be sent (an endpoint whose members are all optional takes an absent body as `{}`). */
-  readonly bodyRequired: boolean;
-  /** Schema of the success answer (tolerant). */
-  readonly response: z.ZodMiniType;
-  /** Status of the success answer. */
-  readonly successStatus: 200 | 204;
-  /** Whether repeating the request cannot change the outcome, so a client may retry it on its own. */
-  readonly retrySafe: boolean;
-  /** Whether the request needs `Authorization: Bearer <token>`. */
-  readonly auth: boolean;
-  /** How the endpoint's results are paged. */
-  readonly pagination: PaginationKind;
-  /** Whether the body's `projection` may trim the answer's items to some members (plus `id`). */
-  readonly projection: boolean;
 }
 
 /** The groups, in the endpoint table's order. */
@@ -95,7 +71,7 @@ export type EndpointName = keyof Endpoints;
 // Compile-time checks that the generated routes (`routes.generated.ts`) are the declarations'
 // (else run `pnpm contract:routes`): the routes and the declarations name the same endpoints, and
 // each route's facts are exactly its declaration's (`hasBody`: whether it declares a body schema;
-// `group`: the module that declares it). Also, a declaration holds the fields of an entry.
+// `group`: the module that declares it). An entry is its declaration and its name (`EndpointDefinition`).
 /** Two types are the same (each assignable to the other). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Endpoint `N`'s route facts as its declaration gives them. */
@@ -123,12 +99,7 @@ type StaleRoute = {
       : N
     : never;
 }[RouteName];
-type FieldMismatch =
-  | Exclude<keyof EndpointDeclaration, keyof EndpointDefinition>
-  | Exclude<keyof EndpointDefinition, keyof EndpointDeclaration | 'name'>;
-const consistent: [Missing | StaleRoute | FieldMismatch] extends [never]
-  ? true
-  : Missing | StaleRoute | FieldMismatch = true;
+const consistent: [Missing | StaleRoute] extends [never] ? true : Missing | StaleRoute = true;
 void consistent;
 
 /** The endpoint table as a list of definitions with their names, in table order. */

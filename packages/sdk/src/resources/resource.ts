@@ -41,7 +41,7 @@ type HasKnownKeys<T> = [keyof { [K in keyof T as KnownKey<K>]: 1 }] extends [nev
  * signature on objects with known members, no `string & {}` in open enumerations (records keep
  * theirs). `packages/sdk/test/types.test-d.ts` pins each named answer type to it.
  */
-type Documented<T> = T extends string
+export type Documented<T> = T extends string
   ? IsExactlyString<T> extends true
     ? T
     : string extends T
