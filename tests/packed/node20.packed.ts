@@ -51,7 +51,7 @@ describe('the packed tarballs on Node 20 without msw, then with `npm i msw` and 
 
   it('type-checks a TypeScript consumer of `./node` without msw (skipLibCheck false)', async () => {
     expect(await typeCheck(dir, 'without-msw', 'Node16', 'Node16', typesWithoutMsw, ['node'])).toBe('');
-  }, 60_000);
+  }, 120_000);
 
   it.each(STOPS)(
     'starts `npx iacm-mock --port 0` without msw and stops it with %s',

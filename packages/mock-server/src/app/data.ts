@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { DataSource } from '../control/data.js';
+import { type DataSource, estimateDataBytes } from '../control/data.js';
 import type { DomainServices } from '../domain/simulate.js';
 import { IntegrationCreateBody, type WebhookHub } from '../domain/webhooks.js';
 import { IdFactory } from '../store/ids.js';
@@ -15,7 +15,14 @@ import { Random } from '../store/random.js';
 import { generateLazyState, generateSceneState, seedProgressTotal } from '../store/seed.js';
 import type { MockState } from '../store/state.js';
 import { type SeededParts, Store } from '../store/store.js';
-import { DataTemplate, sceneKey, seedKey, TEMPLATE_MAX_EVENTS, templateFor } from '../store/template.js';
+import {
+  DataTemplate,
+  hasTemplate,
+  sceneKey,
+  seedKey,
+  TEMPLATE_MAX_EVENTS,
+  templateFor,
+} from '../store/template.js';
 import type { KeyPairs } from './key-pairs.js';
 
 /** The first build number of a simulated run, less one. */
@@ -27,6 +34,21 @@ const FIRST_BUILD = 9_000_000_000;
  */
 export function dataKey(source: Exclude<DataSource, { snapshot: string } | { state: MockState }>): string {
   return 'scene' in source ? sceneKey(source.scene) : seedKey(source.seed, source.sizes);
+}
+
+/** What part of its estimate a session's data takes when it shares data generated before: 1/20. */
+const SHARED_DATA_FRACTION = 20;
+
+/**
+ * The memory a session's data is estimated to take (`estimateDataBytes`: a seed's by its sizes, a
+ * scene's by the records it names and the default sizes around them, a snapshot's by its records):
+ * the whole estimate when its data is generated or loaded, a twentieth (its own containers) when
+ * data generated before is in memory and shared with it (`store/template.ts`).
+ */
+export function sessionBytes(data: DataSource): number {
+  const estimate = estimateDataBytes(data);
+  const shared = !('snapshot' in data) && !('state' in data) && hasTemplate(dataKey(data));
+  return shared ? Math.ceil(estimate / SHARED_DATA_FRACTION) : estimate;
 }
 
 /** The store and its run-time generators; `load` and `install` replace them together. */
@@ -45,19 +67,25 @@ export class MockData {
    * @param keyPairs gives each installed state its accounts' key pairs.
    * @param onInstall runs before each install (the mock forgets verified tokens and webhooks).
    * @param onSeedProgress reports generation progress (the `onSeedProgress` option).
+   * @param charge in a session's core, charges the memory data is estimated to take
+   *   ({@link sessionBytes}) against the sessions' budget before it is loaded (409 past it).
    */
   constructor(
     private readonly keyPairs: KeyPairs,
     private readonly onInstall: () => void,
     private readonly onSeedProgress?: ((done: number, total: number) => void) | undefined,
+    private readonly charge?: ((bytes: number, force?: boolean) => void) | undefined,
   ) {}
 
   /**
    * Loads a seed and sizes (generated lazily), a scene, or a snapshot (kept as JSON: fresh records
-   * each load; or a checked state, loaded once). Generated data already in memory is shared, not generated again (then its progress
-   * is reported once, done).
+   * each load; or a checked state, loaded once). Generated data already in memory is shared, not
+   * generated again (then its progress is reported once, done). In a session, the data is charged
+   * first (`force`: whatever the budget says, for a reset to the start data).
+   * @throws HttpError 409 when a session's data would pass the sessions' budget (nothing changes).
    */
-  load(source: DataSource): void {
+  load(source: DataSource, force = false): void {
+    this.charge?.(sessionBytes(source), force);
     if ('snapshot' in source) {
       this.install(JSON.parse(source.snapshot) as MockState);
       return;

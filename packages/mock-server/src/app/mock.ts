@@ -36,7 +36,7 @@ import { KeyPairs } from './key-pairs.js';
 import type { MockOptions, StartConfiguration } from './options.js';
 import { pipelineParts } from './pipeline-parts.js';
 import { randomHex } from './secrets.js';
-import { type SessionHost, sessionHostOf, startOf } from './session-host.js';
+import { chargeOf, type SessionHost, sessionHostOf, startOf } from './session-host.js';
 import { SESSION_HEADER } from './sessions.js';
 import { Timeline } from './timeline.js';
 
@@ -131,7 +131,7 @@ export class MockCore {
     const { journal, faults, rateLimiter, oneOff } = this.#pipeline;
     journal.listen((endpoint, read) => this.#waiters.journalled(endpoint, read));
     this.#resettable = {
-      data: { reset: () => this.#data.load(start.data) },
+      data: { reset: () => this.#data.load(start.data, true) },
       // A scene's integrations are part of its start: back after the hub is reset.
       webhooks: {
         reset: () => [this.webhooks.reset(), installSceneWebhooks(this.webhooks, this.store, start.data)],
@@ -146,7 +146,7 @@ export class MockCore {
     };
     // Replacing the data drops what belonged to it: verified tokens, deliveries, pending steps.
     const replaced = () => [login.forgetVerified(), this.webhooks.clear(), this.#timeline.clear()];
-    this.#data = new MockData(new KeyPairs(options), replaced, options.onSeedProgress);
+    this.#data = new MockData(new KeyPairs(options), replaced, options.onSeedProgress, chargeOf(options));
     this.control = createControlPlane(coreView(this.#timeline, this), {
       journal,
       faults,
@@ -168,6 +168,8 @@ export class MockCore {
    * `reset()` walks the same steps in its stages (data, webhooks, then the timeline).
    */
   #load(data: CheckedData): ScenarioAnswer | undefined {
+    // A scenario that would end after the clock's last instant is refused before anything changes.
+    if (data.scenario) this.#timeline.checkFits(data.scenario);
     this.#data.load(data.source);
     installSceneWebhooks(this.webhooks, this.store, data.source);
     return data.scenario && this.#timeline.play(data.scenario);

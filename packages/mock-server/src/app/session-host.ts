@@ -6,35 +6,17 @@
  * @module
  */
 import { type ControlAccess, checkControlAccess } from '../control/access.js';
-import type { DataSource } from '../control/data.js';
 import type { CheckedSessionSource, SessionControl } from '../control/route.js';
 import type { HandleOptions, MockRequest, MockResponse } from '../http/message.js';
 import { stripUndefined } from '../http/objects.js';
 import { checkHost } from '../pipeline/host.js';
 import { readRequestLine } from '../pipeline/request.js';
 import { errorResponse, withRequestId } from '../pipeline/respond.js';
-import { estimateSeedBytes } from '../store/seed/limits.js';
-import { DEFAULT_SIZES, type MockAccount } from '../store/state.js';
-import { hasTemplate } from '../store/template.js';
-import { dataKey } from './data.js';
+import type { MockAccount } from '../store/state.js';
+import { sessionBytes } from './data.js';
 import { type MockOptions, type StartConfiguration, startConfiguration } from './options.js';
 import { randomHex } from './secrets.js';
-import { MockSessions } from './sessions.js';
-
-/** What part of its estimate a session's data takes when it shares data generated before: 1/20. */
-const SHARED_DATA_FRACTION = 20;
-
-/**
- * The memory a new session's data is estimated to take (`estimateSeedBytes`): the whole estimate
- * when its data is generated, a twentieth (its own containers) when data generated before is in
- * memory and shared with it (`store/template.ts`). A scene's data is its records and the default
- * sizes around them (its records are bounded).
- */
-export function sessionBytes(data: DataSource): number {
-  const estimate = estimateSeedBytes('sizes' in data ? data.sizes : DEFAULT_SIZES);
-  const shared = !('snapshot' in data) && !('state' in data) && hasTemplate(dataKey(data));
-  return shared ? Math.ceil(estimate / SHARED_DATA_FRACTION) : estimate;
-}
+import { MockSessions, type SessionUse } from './sessions.js';
 
 /**
  * A session's options: the mock's (control access, bounds, policies, clock...) without its data
@@ -59,16 +41,37 @@ export function sessionOptions(options: MockOptions, source: CheckedSessionSourc
 
 /**
  * Marks the options of a session's core (package-private: a session does not make sessions), with
- * its start configuration, resolved once by the mock that makes it (for its memory estimate too).
+ * its start configuration, resolved once by the mock that makes it (for its memory estimate too),
+ * and how its data is charged when it replaces it.
  */
 const IN_SESSION: unique symbol = Symbol('iacm-mock-session');
 
+/**
+ * Charges a session's data against the sessions' budget when the session replaces it (`bytes`, its
+ * estimate, in the place of the data's before); `force` for a reset back to its start data.
+ * @throws HttpError 409 past the budget (nothing changes).
+ */
+export type DataCharge = (bytes: number, force?: boolean) => void;
+
+/** What the mock that owns a session makes its core with. */
+export interface SessionStart {
+  /** The session's start configuration. */
+  readonly start: StartConfiguration;
+  /** Charges its data when it is replaced. */
+  readonly charge: DataCharge;
+}
+
 /** The options of a session's core, as the mock that owns it makes them. */
-type SessionOptions = MockOptions & { [IN_SESSION]?: StartConfiguration };
+type SessionOptions = MockOptions & { [IN_SESSION]?: SessionStart };
 
 /** A core's start configuration: a session's, resolved by the mock that made it; else from the options. */
 export function startOf(options: MockOptions): StartConfiguration {
-  return (options as SessionOptions)[IN_SESSION] ?? startConfiguration(options);
+  return (options as SessionOptions)[IN_SESSION]?.start ?? startConfiguration(options);
+}
+
+/** How a session's core charges its data when it replaces it; `undefined` outside a session. */
+export function chargeOf(options: MockOptions): DataCharge | undefined {
+  return (options as SessionOptions)[IN_SESSION]?.charge;
 }
 
 /**
@@ -107,24 +110,26 @@ export class SessionHost<T extends SessionCore> {
   readonly #sessions: MockSessions<T>;
   readonly #options: MockOptions;
   readonly #access: ControlAccess;
-  readonly #make: (options: MockOptions, start: StartConfiguration) => T;
+  readonly #make: (options: MockOptions, session: SessionStart) => T;
 
   /**
    * @param options the mock's options (a session's are made from them, `sessionOptions`).
    * @param start the mock's start configuration (its session bounds and control access).
-   * @param make makes a session's core from its options and start configuration.
+   * @param make makes a session's core from its options, its start configuration and its data charge.
    * @param stop ends a session's core (its waits cancelled, its timers stopped).
+   * @param wall the wall clock sessions are idle by, epoch milliseconds (default `Date.now`).
    */
   constructor(
     options: MockOptions,
     start: StartConfiguration,
-    make: (options: MockOptions, start: StartConfiguration) => T,
+    make: (options: MockOptions, session: SessionStart) => T,
     stop: (core: T, reason: string) => void,
+    wall: () => number = Date.now,
   ) {
     this.#options = options;
     this.#access = start.controlAccess;
     this.#make = make;
-    this.#sessions = new MockSessions<T>(start.sessions, stop);
+    this.#sessions = new MockSessions<T>(start.sessions, stop, wall);
   }
 
   /** The registry as the control plane reaches it. */
@@ -133,10 +138,16 @@ export class SessionHost<T extends SessionCore> {
       create: (source) => {
         const options = sessionOptions(this.#options, source);
         const start = startConfiguration(options, source.data);
+        // The session's id is known once it is made: its charges before that (its start) are the create's.
+        let made: string | undefined;
+        const charge: DataCharge = (bytes, force) => {
+          if (made !== undefined) this.#sessions.recharge(made, bytes, force);
+        };
         const { id, core } = this.#sessions.create(
-          () => this.#make(options, start),
+          () => this.#make(options, { start, charge }),
           sessionBytes(start.data),
         );
+        made = id;
         return { id, accounts: core.accounts() };
       },
       list: () => this.#sessions.list(),
@@ -150,9 +161,9 @@ export class SessionHost<T extends SessionCore> {
    * the header selects data, it does not authorise). Not journalled: no session holds it.
    */
   async handle(id: string, request: MockRequest, options: HandleOptions): Promise<MockResponse> {
-    let core: T;
+    let use: SessionUse<T>;
     try {
-      core = this.#sessions.use(id);
+      use = this.#sessions.enter(id);
     } catch (unknown) {
       const requestId = `req_session_${randomHex(4)}`;
       try {
@@ -163,6 +174,14 @@ export class SessionHost<T extends SessionCore> {
       }
       return withRequestId(errorResponse(unknown, requestId), requestId);
     }
-    return core.handle(request, options);
+    // The session's idle clock starts again only for a request that passed its access checks.
+    let granted = false;
+    try {
+      const response = await use.core.handle(request, options);
+      granted = response.status !== 401 && response.status !== 403;
+      return response;
+    } finally {
+      use.done(granted);
+    }
   }
 }

@@ -65,9 +65,22 @@ interface SessionEntry<T> {
   readonly id: string;
   readonly core: T;
   readonly createdAt: number;
-  /** The estimated memory of its data, bytes. */
-  readonly bytes: number;
+  /** The estimated memory of its data, bytes (charged anew when the session replaces its data). */
+  bytes: number;
   lastUsedAt: number;
+  /** Requests to it not yet answered: a session is not ended as idle while one is under way. */
+  inFlight: number;
+}
+
+/** A session entered by a request ({@link MockSessions.enter}): its core, and how the request ended. */
+export interface SessionUse<T> {
+  /** The session's core. */
+  readonly core: T;
+  /**
+   * Tells that the request has been answered: `granted` when it passed its access checks (its
+   * answer is not a 401 or a 403), which marks the session used now; a refused request does not.
+   */
+  done(granted: boolean): void;
 }
 
 /**
@@ -105,28 +118,24 @@ export class MockSessions<T> {
         `at most ${this.bounds.max} sessions at a time (the sessions.max bound): end one with DELETE /__mock/sessions/{id}`,
       );
     }
-    if (this.#bytes + bytes > SESSIONS_MEMORY_BUDGET) {
-      const mb = (n: number) => `${Math.ceil(n / 1024 / 1024)} MiB`;
-      throw new HttpError(
-        409,
-        'conflict',
-        `the sessions' data may take ${mb(SESSIONS_MEMORY_BUDGET)} together; ${mb(this.#bytes)} are taken and this one would take about ${mb(bytes)}: end some sessions, or ask for smaller sizes`,
-      );
-    }
+    this.#checkRoom(bytes, 0);
     const core = make();
     let id = `ses_${randomHex(8)}`;
     while (this.#entries.has(id)) id = `ses_${randomHex(8)}`;
     const at = this.now();
-    this.#entries.set(id, { id, core, createdAt: at, bytes, lastUsedAt: at });
+    this.#entries.set(id, { id, core, createdAt: at, bytes, lastUsedAt: at, inFlight: 0 });
     this.#bytes += bytes;
     return { id, core };
   }
 
   /**
-   * The core of a live session, marked used now; ends idle sessions first.
+   * Enters a live session for one request (ends idle sessions first): its core, and `done` to call
+   * once the request is answered. The session is marked used when the request is granted (passed
+   * its access checks), not before: a request refused with 401 or 403 does not keep a session alive.
+   * While a request is under way the session is not ended as idle.
    * @throws HttpError 404 `not_found` naming the id (clipped) when there is no such live session.
    */
-  use(id: string): T {
+  enter(id: string): SessionUse<T> {
     this.#sweep();
     const entry = this.#entries.get(id);
     if (!entry) {
@@ -136,8 +145,43 @@ export class MockSessions<T> {
         `no session with id "${clip(id, 40)}" (ended, expired after ${this.bounds.idleMs} ms unused, or never created)`,
       );
     }
-    entry.lastUsedAt = this.now();
-    return entry.core;
+    entry.inFlight += 1;
+    let ended = false;
+    return {
+      core: entry.core,
+      done: (granted) => {
+        if (ended) return;
+        ended = true;
+        entry.inFlight -= 1;
+        if (granted) entry.lastUsedAt = this.now();
+      },
+    };
+  }
+
+  /**
+   * Charges session `id`'s data anew when it is replaced (`POST /__mock/seed`, `PUT /__mock/state`,
+   * a scene or a scenario inside the session): its estimate `bytes` instead of the one before.
+   * `force` (a reset back to the session's start data) charges it whatever the budget says.
+   * @throws HttpError 409 `conflict` when the sessions' data would pass {@link SESSIONS_MEMORY_BUDGET}
+   *   (nothing changes), or 404 for a session that has ended.
+   */
+  recharge(id: string, bytes: number, force = false): void {
+    const entry = this.#entries.get(id);
+    if (!entry) throw new HttpError(404, 'not_found', `no session with id "${clip(id, 40)}"`);
+    if (!force) this.#checkRoom(bytes, entry.bytes);
+    this.#bytes += bytes - entry.bytes;
+    entry.bytes = bytes;
+  }
+
+  /** 409 when data of `bytes` in the place of `replaced` would take the sessions past the budget. */
+  #checkRoom(bytes: number, replaced: number): void {
+    if (this.#bytes - replaced + bytes <= SESSIONS_MEMORY_BUDGET) return;
+    const mb = (n: number) => `${Math.ceil(n / 1024 / 1024)} MiB`;
+    throw new HttpError(
+      409,
+      'conflict',
+      `the sessions' data may take ${mb(SESSIONS_MEMORY_BUDGET)} together; ${mb(this.#bytes - replaced)} are taken and this one would take about ${mb(bytes)}: end some sessions, or ask for smaller sizes`,
+    );
   }
 
   /** The live sessions, oldest first (idle ones ended first). */
@@ -168,11 +212,11 @@ export class MockSessions<T> {
     return this.#entries.size;
   }
 
-  /** Ends every session unused for `idleMs` of wall time. */
+  /** Ends every session unused for `idleMs` of wall time (none with a request under way). */
   #sweep(): void {
     const limit = this.now() - this.bounds.idleMs;
     for (const entry of [...this.#entries.values()]) {
-      if (entry.lastUsedAt > limit) continue;
+      if (entry.lastUsedAt > limit || entry.inFlight > 0) continue;
       this.#entries.delete(entry.id);
       this.#bytes -= entry.bytes;
       this.onEnd(entry.core, `the session ${entry.id} expired after ${this.bounds.idleMs} ms unused`);

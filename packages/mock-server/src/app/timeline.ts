@@ -11,7 +11,12 @@ import { recordFindingOnStack } from '../domain/findings.js';
 import { setWorkspaceLabels } from '../domain/labels.js';
 import { queueNotification } from '../domain/notify.js';
 import type { RetentionBounds } from '../domain/retention.js';
-import type { CheckedScenario, ScenarioAnswer, ScenarioProgress } from '../domain/scenario.js';
+import {
+  type CheckedScenario,
+  checkScenarioFits,
+  type ScenarioAnswer,
+  type ScenarioProgress,
+} from '../domain/scenario.js';
 import { type PlayedStep, ScenarioPlayer } from '../domain/scenario-player.js';
 import { type CheckedSimulatedRun, type DomainServices, simulateRunOnWorkspace } from '../domain/simulate.js';
 import { type TimedRunAnswer, TimedRuns } from '../domain/timed-runs.js';
@@ -71,6 +76,15 @@ export class Timeline {
     return run.timing
       ? this.#timedRuns.schedule(accounts, workspaceId, run, run.timing)
       : simulateRunOnWorkspace(accounts, workspaceId, run, this.domain);
+  }
+
+  /**
+   * Checks that a scenario played from the clock's now ends by the clock's last instant (as a timed
+   * run is checked), before its scene is loaded.
+   * @throws HttpError 400 naming the first step past it.
+   */
+  checkFits(scenario: CheckedScenario): void {
+    checkScenarioFits(scenario, this.#parts.now(), MAX_CLOCK_MS);
   }
 
   /** Schedules a checked scenario's timeline (its scene just loaded) from the clock's now; applies what is due. */

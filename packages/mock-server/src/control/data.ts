@@ -17,6 +17,7 @@
 import type { CheckedScenario } from '../domain/scenario.js';
 import { nestedError, parseOr400 } from '../errors.js';
 import { stripUndefined } from '../http/objects.js';
+import { estimateRecordBytes, estimateSeedBytes, generatedCounts } from '../store/seed/limits.js';
 import type { CheckedScene } from '../store/seed/scene.js';
 import { DEFAULT_SIZES, type MockState, type SeedSizes } from '../store/state.js';
 import { checkScenarioBody } from './scenario.js';
@@ -130,4 +131,48 @@ function check(form: keyof DataForms, input: unknown, options: DataCheckOptions)
  */
 export function reloadable(data: CheckedData): CheckedData {
   return 'state' in data.source ? { ...data, source: { snapshot: JSON.stringify(data.source.state) } } : data;
+}
+
+/**
+ * About how many bytes of memory data from `source` takes once loaded (`RECORD_BYTES` a
+ * record): a seed's by the records it generates; a scene's by the records it names, with what it
+ * leaves out at the default sizes; a loaded state's by its records, counted; a snapshot kept as JSON
+ * about twice its text. What the sessions' budget charges when a session's data is made or replaced.
+ */
+export function estimateDataBytes(source: DataSource): number {
+  if ('sizes' in source) return estimateSeedBytes(source.sizes);
+  if ('snapshot' in source) return source.snapshot.length * 2;
+  if ('state' in source) {
+    return source.state.accounts.reduce(
+      (sum, a) =>
+        sum +
+        estimateRecordBytes({
+          workspaces: a.workspaces.length,
+          runs: a.runs.length,
+          rules: a.rules.length,
+          stacks: a.stacks.length,
+          events: a.events.length,
+        }),
+      0,
+    );
+  }
+  const accounts = source.scene.accounts;
+  if (!accounts) return estimateSeedBytes(DEFAULT_SIZES);
+  return accounts.reduce((sum, account, index) => {
+    const generated = generatedCounts(DEFAULT_SIZES, index > 0);
+    const workspaces = account.workspaces;
+    const perWorkspace = generated.workspaces > 0 ? generated.runs / generated.workspaces : 0;
+    return (
+      sum +
+      estimateRecordBytes({
+        workspaces: workspaces?.length ?? generated.workspaces,
+        runs: workspaces
+          ? workspaces.reduce((runs, ws) => runs + (ws.runs?.length ?? perWorkspace), 0)
+          : generated.runs,
+        rules: account.rules?.length ?? generated.rules,
+        stacks: account.stacks?.length ?? generated.stacks,
+        events: account.events?.length ?? generated.events,
+      })
+    );
+  }, 0);
 }

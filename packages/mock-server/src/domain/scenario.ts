@@ -12,7 +12,7 @@
 
 import { WebhookPayload, WorkspaceLabelsBody, zodIssues } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import type { Problem } from '../errors.js';
+import { type Problem, problemIssues, validationError } from '../errors.js';
 import { type CheckedScene, SCENE_LIMITS, type Scene } from '../store/seed/scene.js';
 import { DEFAULT_SIZES } from '../store/state.js';
 import { type CheckedFinding, FindingBody, type FindingInput } from './findings.js';
@@ -415,4 +415,39 @@ export function checkTimeline(
     steps.push({ at, account: a, action });
   });
   return { steps, problems };
+}
+
+/**
+ * The last instant step `step` of a scenario played from `start` falls at: its `at`, or for a
+ * `simulateRun` with `timing`, the end of the timed run it starts (its apply, when it has one).
+ */
+function stepEnd(step: CheckedScenarioStep, start: number): number {
+  const at = start + step.at;
+  if (step.action.kind !== 'simulateRun') return at;
+  const { timing, apply } = step.action.run;
+  if (!timing) return at;
+  return at + timing.startAfterMs + timing.planningMs + (apply ? timing.applyingMs : 0);
+}
+
+/**
+ * Checks that a checked scenario played from `start` ends by `latest` (the clock's last instant), as
+ * a timed run is checked when it is scheduled: before anything changes, so that no step is kept
+ * pending for ever.
+ * @throws HttpError 400 `validation_failed` naming the first step that would fall after it
+ *   (`scenario.timeline[3].at: expected a step that ends by +275760-09-13T00:00:00.000Z (the
+ *   clock's last instant), received one ending at epoch milliseconds ...`), its issues each such step.
+ */
+export function checkScenarioFits(scenario: CheckedScenario, start: number, latest: number): void {
+  const problems: Problem[] = [];
+  const last = new Date(latest).toISOString();
+  scenario.timeline.forEach((step, index) => {
+    const end = stepEnd(step, start);
+    if (end <= latest) return;
+    problems.push([
+      `timeline[${index}].at`,
+      `expected a step that ends by ${last} (the clock's last instant) when played from the clock's now`,
+      `one ending at epoch milliseconds ${end}`,
+    ]);
+  });
+  if (problems.length > 0) throw validationError(problemIssues(problems, 'scenario'));
 }

@@ -2,7 +2,8 @@
  * What a webhook integration's configuration may hold, and how its URL is shown: control
  * characters are refused (in a header value they would end or split the header), a user name or
  * password in the URL is refused, and wherever the URL is shown or recorded its secret-looking
- * query parameters read `[redacted]`. The URL itself is sent exactly as entered (spec §5).
+ * query parameters read `[redacted]`. The URL itself is sent exactly as entered (spec §5). The same
+ * redaction applies to every http(s) URL string of a body the journal writes down ({@link redactUrls}).
  *
  * @module
  */
@@ -155,4 +156,149 @@ export function scrubUrl(text: string, raw: string): string {
   }
   for (const secret of secrets) if (secret.length >= 3) out = out.split(secret).join(REDACTED);
   return out;
+}
+
+/**
+ * Whether a string starts as the WHATWG URL parser reads an http(s) URL: after leading spaces and
+ * C0 controls (which the parser strips), with tabs, CRs and LFs anywhere ignored (which it removes),
+ * the scheme `http` or `https` in any case, then `:` (`HTTPS://`, `https:\\`, `https:host` are all
+ * URLs to it). Reads only the leading blanks and the next few characters.
+ */
+function startsAsHttpUrl(text: string): boolean {
+  let i = 0;
+  while (i < text.length && text.charCodeAt(i) <= 0x20) i++;
+  let scheme = '';
+  for (; i < text.length && scheme.length <= 5; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x09 || code === 0x0a || code === 0x0d) continue;
+    if (code === 0x3a) return scheme === 'http' || scheme === 'https';
+    scheme += String.fromCharCode(code | 0x20);
+  }
+  return false;
+}
+
+/** A container {@link redactUrls} is walking: its members in order, `copy` made at its first change. */
+interface UrlFrame {
+  readonly source: Record<string, unknown> | unknown[];
+  readonly keys: string[] | undefined;
+  index: number;
+  copy: Record<string, unknown> | unknown[] | undefined;
+}
+
+/** What {@link redactUrls} puts for a container met again inside itself (as the contract's `redactBody` does). */
+const CIRCULAR = '[circular]';
+
+/**
+ * A JSON value with every string that is an absolute http(s) URL, at any depth (object members and
+ * array items alike), shown as {@link redactUrl} shows it: its user name and password, and the values
+ * of its secret-looking query and fragment parameters, read `[redacted]`; a string that starts as an
+ * http(s) URL (`https:`, in any case, after blanks) but does not parse reads `[redacted]` as a whole.
+ * A URL with nothing to redact is kept as written (not normalised), and any other string is kept:
+ * text that merely mentions a URL is not a URL.
+ *
+ * The answer is `{ value }`, the value shown. Bounded: the URL parser is given at most `budget`
+ * characters in all (the strings that start as an http(s) URL, each counted in full); past that the
+ * answer is `undefined` and nothing more is parsed
+ * (the journal passes its body limit: such a body is more than it keeps). Every other string costs
+ * a look at its leading blanks and first characters. Iterative (no recursion, whatever the depth),
+ * each container walked once however often it is shared, and copy-on-write: only the objects and
+ * arrays on the way to a changed string are copied, `value` is never changed, and comes back itself
+ * when nothing changed. A container met again inside itself reads `[circular]`.
+ */
+export function redactUrls(value: unknown, budget: number): { value: unknown } | undefined {
+  let left = budget;
+  let over = false;
+  /** A string as shown, or `undefined` past the budget. */
+  const shown = (text: string): string | undefined => {
+    if (!startsAsHttpUrl(text)) return text;
+    if (text.length > left) {
+      over = true;
+      return undefined;
+    }
+    left -= text.length;
+    const redacted = redactUrl(text);
+    return redacted.includes(REDACTED) ? redacted : text;
+  };
+  if (typeof value === 'string') {
+    const out = shown(value);
+    return over ? undefined : { value: out };
+  }
+  if (value === null || typeof value !== 'object') return { value };
+  /** Containers walked (their result), and `CIRCULAR` while being walked. */
+  const done = new Map<object, unknown>();
+  const open = (source: object): UrlFrame => {
+    done.set(source, CIRCULAR);
+    const array = Array.isArray(source);
+    return {
+      source: source as UrlFrame['source'],
+      keys: array ? undefined : Object.keys(source),
+      index: 0,
+      copy: undefined,
+    };
+  };
+  const stack: UrlFrame[] = [open(value)];
+  let result: unknown = value;
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as UrlFrame;
+    const length = frame.keys ? frame.keys.length : (frame.source as unknown[]).length;
+    if (frame.index >= length) {
+      stack.pop();
+      const out = frame.copy ?? frame.source;
+      done.set(frame.source, out);
+      const parent = stack[stack.length - 1];
+      if (parent) settleUrl(parent, out);
+      else result = out;
+      continue;
+    }
+    const key = frame.keys ? (frame.keys[frame.index] as string) : undefined;
+    const member =
+      key === undefined
+        ? (frame.source as unknown[])[frame.index]
+        : (frame.source as Record<string, unknown>)[key];
+    if (typeof member === 'string') {
+      const out = shown(member);
+      if (over) return undefined;
+      settleUrl(frame, out);
+    } else if (member === null || typeof member !== 'object') {
+      settleUrl(frame, member);
+    } else if (done.has(member)) {
+      settleUrl(frame, done.get(member));
+    } else {
+      stack.push(open(member));
+    }
+  }
+  return { value: result };
+}
+
+/** Records the walked value of a frame's current member and moves on; copies the container at its first change. */
+function settleUrl(frame: UrlFrame, out: unknown): void {
+  const i = frame.index;
+  frame.index += 1;
+  if (frame.keys === undefined) {
+    const source = frame.source as unknown[];
+    if (frame.copy === undefined) {
+      if (out === source[i]) return;
+      frame.copy = source.slice(0, i);
+    }
+    (frame.copy as unknown[]).push(out);
+    return;
+  }
+  const key = frame.keys[i] as string;
+  const source = frame.source as Record<string, unknown>;
+  if (frame.copy === undefined) {
+    if (out === source[key]) return;
+    const copy: Record<string, unknown> = {};
+    for (let k = 0; k < i; k++) defineMember(copy, frame.keys[k] as string, source[frame.keys[k] as string]);
+    frame.copy = copy;
+  }
+  defineMember(frame.copy as Record<string, unknown>, key, out);
+}
+
+/** Sets an own member, `__proto__` included (as an own member, never the prototype). */
+function defineMember(target: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') {
+    Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[name] = value;
+  }
 }

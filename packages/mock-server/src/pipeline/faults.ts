@@ -16,7 +16,13 @@ import { HttpError } from '../errors.js';
 import { droppedResponse, type MockResponse } from '../http/message.js';
 import { sleep, stripUndefined } from '../http/objects.js';
 import { globMatch } from '../query/glob.js';
-import { MatchBody, type OneOffMatch, requestMatches } from './request-match.js';
+import {
+  checkKeptBytes,
+  MatchBody,
+  matchHeapBytes,
+  type OneOffMatch,
+  requestMatches,
+} from './request-match.js';
 import type { RouteInput } from './route.js';
 
 /** The documented range of a delay, ms: a fault's `delayMs`, and the `delayMs` option (0 to 120 s). */
@@ -125,8 +131,34 @@ function isHeaderValue(value: string): boolean {
 }
 
 /**
- * The headers of an injected answer (a fault's, a one-off answer's): RFC 9110 names, values without
- * control characters (no CR/LF injection), at most {@link FAULT_LIMITS} `maxHeaders` of them.
+ * The headers an injected answer (a fault's, a one-off answer's, `validate: false` or not) may not
+ * set, in any case: the server frames every answer itself (the node:http adapter writes the
+ * `content-length` of the JSON it sends, and `connection: close` when it did not read the request's
+ * body). They are the message framing of RFC 9112 §6 (`content-length`, `transfer-encoding`: both on
+ * one answer is framing a client must refuse, RFC 9112 §6.1, and `fetch` fails), the hop-by-hop
+ * headers RFC 9110 §7.6.1 names (`connection`, `proxy-connection`, `keep-alive`, `te`,
+ * `transfer-encoding`, `upgrade`), and `trailer` (RFC 9110 §6.6.2: trailers follow only a chunked
+ * body, which an answer of the mock never has). Setting one is a 400 `validation_failed` naming
+ * `headers.<name>`.
+ */
+export const FRAMING_HEADERS: readonly string[] = Object.freeze([
+  'connection',
+  'content-length',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** The issue of a header in {@link FRAMING_HEADERS}, after `headers.<name>: ` (the value follows as received). */
+const FRAMING_HEADER_ISSUE = `expected a header other than ${FRAMING_HEADERS.join(', ')} (the mock frames each answer itself)`;
+
+/**
+ * The headers of an injected answer (a fault's, a one-off answer's): RFC 9110 names but those of
+ * {@link FRAMING_HEADERS}, values without control characters (no CR/LF injection), at most
+ * {@link FAULT_LIMITS} `maxHeaders` of them.
  */
 export const AnswerHeaders = z
   .record(
@@ -139,6 +171,15 @@ export const AnswerHeaders = z
   )
   .refine((h) => Object.keys(h).length <= FAULT_LIMITS.maxHeaders, {
     error: `expected at most ${FAULT_LIMITS.maxHeaders} headers`,
+  })
+  .superRefine((headers, ctx) => {
+    let found = 0;
+    for (const name of Object.keys(headers)) {
+      if (!FRAMING_HEADERS.includes(name.toLowerCase())) continue;
+      ctx.addIssue({ code: 'custom', path: [name], message: FRAMING_HEADER_ISSUE });
+      // Names differ only in case at most 2^17 ways: a few issues say it (and keep the 400 small).
+      if (++found >= FAULT_LIMITS.maxHeaders) break;
+    }
   });
 
 const ENDPOINT_NAMES = Object.keys(endpoints) as [EndpointName, ...EndpointName[]];
@@ -204,6 +245,10 @@ export type CheckedFaultRule = z.output<typeof FaultBody>;
 /** The faults waiting to be injected, and the counter of fault ids. */
 export class FaultBook {
   readonly #faults: Fault[] = [];
+  /** What each waiting fault's `match` takes by the heap's measure ({@link matchHeapBytes}). */
+  readonly #matchBytes = new WeakMap<Fault, number>();
+  /** What the waiting faults' `match`es take together, bytes. */
+  #bytes = 0;
   readonly #delayMs: number;
   #count = 0;
 
@@ -213,8 +258,10 @@ export class FaultBook {
   }
 
   /**
-   * Adds a rule checked by {@link FaultBody} (by the route, or by `control.addFault`); answers the
-   * stored fault. 409 when {@link FAULT_LIMITS} `maxFaults` are waiting already.
+   * Adds a rule checked by {@link FaultBody} (by the route, or by `control.addFault`: a JSON value,
+   * `match` a tree); answers the stored fault. 409 when {@link FAULT_LIMITS} `maxFaults` are waiting
+   * already, or when its `match` would take the waiting faults' `match`es past `MATCH_LIMITS
+   * .maxTotalBytes` by the heap's measure (the one-off answers' budget, checked the same way).
    */
   add(parsed: CheckedFaultRule): Fault {
     if (this.#faults.length >= FAULT_LIMITS.maxFaults) {
@@ -224,23 +271,34 @@ export class FaultBook {
         `${FAULT_LIMITS.maxFaults} faults are waiting already, the most the mock keeps: remove some (DELETE /__mock/faults) first`,
       );
     }
+    const bytes = matchHeapBytes(parsed.match);
+    checkKeptBytes(
+      this.#bytes,
+      bytes,
+      `the waiting faults' matches (this one's: ${bytes} bytes)`,
+      "a match's JSON at two bytes a character, its values at 64 bytes each",
+      'DELETE /__mock/faults, control.clearFaults()',
+    );
     const fault = {
       ...stripUndefined(parsed),
       id: `fault_${++this.#count}`,
       remaining: parsed.times ?? 1,
     } as unknown as Fault;
     this.#faults.push(fault);
-    return { ...fault };
+    this.#matchBytes.set(fault, bytes);
+    this.#bytes += bytes;
+    return copyOf(fault);
   }
 
-  /** Copies of the faults still waiting. */
+  /** Copies of the faults still waiting (their `match` and `body` too: the kept ones never change). */
   list(): Fault[] {
-    return this.#faults.map((f) => ({ ...f }));
+    return this.#faults.map(copyOf);
   }
 
   /** Removes every fault. */
   clear(): void {
     this.#faults.length = 0;
+    this.#bytes = 0;
   }
 
   /**
@@ -275,7 +333,10 @@ export class FaultBook {
     const fault = this.#faults[index];
     if (!fault) return undefined;
     fault.remaining -= 1;
-    if (fault.remaining <= 0) this.#faults.splice(index, 1);
+    if (fault.remaining <= 0) {
+      this.#faults.splice(index, 1);
+      this.#bytes -= this.#matchBytes.get(fault) ?? 0;
+    }
     return fault;
   }
 
@@ -318,6 +379,11 @@ export class FaultBook {
     this.clear();
     this.#count = 0;
   }
+}
+
+/** A copy of a fault, its `match`, `headers` and `body` copied too. */
+function copyOf(fault: Fault): Fault {
+  return structuredClone(fault);
 }
 
 /**

@@ -12,6 +12,7 @@
  */
 
 import { checkJsonBounds, type EndpointName } from '@iacm/sdk/contract';
+import { redactUrls } from '../domain/webhook-url.js';
 import type { NumberRange } from '../errors/ranges.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
 import { redactBody, redactQuery } from '../http/redact.js';
@@ -84,7 +85,8 @@ export function tooLargeToKeep(bytes: number): string {
 
 /**
  * The journal's body of a request whose body has more values than the journal's body limit has
- * characters: too large, found without writing it.
+ * characters, or whose http(s) URL strings are more characters than the limit: too large, found
+ * without writing it (or parsing its URLs).
  */
 export function tooLargeToKeepOver(limit: number): string {
   return `[too large to keep: over ${limit} bytes]`;
@@ -433,9 +435,12 @@ export class Journal {
   }
 
   /**
-   * The JSON text the journal keeps of a body: redacted, or `[not JSON]` when reading it failed or it
-   * is nested more than 64 levels (a hand-built body of an in-process call, a cyclic one), or
-   * `[too large to keep: ...]` past the body limit; `undefined` for no body.
+   * The JSON text the journal keeps of a body: redacted (credential members by name, and every
+   * string that is an http(s) URL, at any depth, as `redactUrl` shows a webhook URL), or `[not JSON]`
+   * when reading it failed or it is nested more than 64 levels (a hand-built body of an in-process
+   * call, a cyclic one), or `[too large to keep: ...]` past the body limit (`over N bytes` too when
+   * its URLs alone are more characters than the limit: they are not parsed); `undefined` for no body.
+   * The one redaction of a body: every reader of the journal reads what is written here.
    */
   #bodyText(read: { value: unknown } | { error: unknown }): string | undefined {
     if ('error' in read) return NOT_JSON_TEXT;
@@ -454,7 +459,11 @@ export class Journal {
       });
       if (problem?.bound === 'maxNodes') return JSON.stringify(tooLargeToKeepOver(this.#maxBodyBytes));
       if (problem) return NOT_JSON_TEXT;
-      text = JSON.stringify(redactUrlMember(redactBody(value)));
+      // Every string that is an http(s) URL, at any depth, its secrets redacted as the webhook
+      // route shows one; the parser is given no more characters than the journal keeps.
+      const redacted = redactUrls(redactBody(value), this.#maxBodyBytes);
+      if (redacted === undefined) return JSON.stringify(tooLargeToKeepOver(this.#maxBodyBytes));
+      text = JSON.stringify(redactUrlMember(redacted.value));
     } catch {
       return NOT_JSON_TEXT;
     }

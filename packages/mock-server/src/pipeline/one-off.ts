@@ -51,6 +51,7 @@ import {
   preferredError,
 } from './prefer.js';
 import {
+  checkKeptBytes,
   MATCH_LIMITS,
   MatchBody,
   matchHeapBytes,
@@ -77,7 +78,7 @@ export const ONE_OFF_LIMITS = Object.freeze({
    * Bytes all waiting one-off answers take together by the heap's measure (a further one is a 409):
    * 64 MiB. A body's JSON text counts two bytes a character; a `match` also 64 bytes a value.
    */
-  maxTotalBytes: 64 * 1024 * 1024,
+  maxTotalBytes: MATCH_LIMITS.maxTotalBytes,
   /** Characters of `match.accountId`. */
   maxAccountIdLength: MATCH_LIMITS.maxAccountIdLength,
 });
@@ -340,13 +341,13 @@ export class OneOffBook {
         `${ONE_OFF_LIMITS.maxAnswers} one-off answers are waiting already, the most the mock keeps: remove them (DELETE /__mock/responses, control.clearResponses()) first`,
       );
     }
-    if (this.#bytes + checked.bytes > ONE_OFF_LIMITS.maxTotalBytes) {
-      throw new HttpError(
-        409,
-        'conflict',
-        `the waiting one-off answers would take more than ${ONE_OFF_LIMITS.maxTotalBytes} bytes (a body's JSON at two bytes a character, a match's values at 64 bytes each), the most the mock keeps: remove them (DELETE /__mock/responses, control.clearResponses()) first`,
-      );
-    }
+    checkKeptBytes(
+      this.#bytes,
+      checked.bytes,
+      'the waiting one-off answers',
+      "a body's JSON at two bytes a character, a match's values at 64 bytes each",
+      'DELETE /__mock/responses, control.clearResponses()',
+    );
     const stored: Stored = { ...checked, id: `answer_${++this.#count}`, remaining: checked.times };
     this.#answers.push(stored);
     this.#bytes += checked.bytes;

@@ -8,16 +8,49 @@
  */
 import type { EndpointDefinition, EndpointName, Endpoints, FieldIssue } from '@iacm/sdk/contract';
 import * as z from 'zod';
+import { HttpError } from '../errors.js';
 import { clip } from '../http/objects.js';
 import type { RouteInput } from './route.js';
 
-/** The bounds of a `match`: the characters of `accountId`, and how deep values are compared. */
+/**
+ * The bounds of a `match`: the characters of `accountId`, how deep values are compared, and the heap
+ * budget of the `match`es kept waiting.
+ */
 export const MATCH_LIMITS = Object.freeze({
   /** Characters of `match.accountId`. */
   maxAccountIdLength: 64,
   /** Levels of a value compared (deeper is never equal). */
   maxDepth: 64,
+  /**
+   * Bytes by the heap's measure ({@link matchHeapBytes}: two a character of the JSON text, 64 a
+   * value) that the waiting one-off answers take together (with their bodies: `ONE_OFF_LIMITS
+   * .maxTotalBytes`), and that the waiting endpoint faults' `match`es take together: 64 MiB each
+   * (a further one past it is a 409, {@link checkKeptBytes}). As every request to an endpoint is
+   * compared with every waiting `match` of it, this also bounds what matching one request costs.
+   */
+  maxTotalBytes: 64 * 1024 * 1024,
 });
+
+/**
+ * Checks that `adding` more bytes (by the heap's measure, {@link matchHeapBytes}) keep what a book of
+ * injected answers holds (`kept`) within {@link MATCH_LIMITS} `maxTotalBytes`: else a 409 `conflict`
+ * saying what would pass it (`what`), how it is measured (`measure`) and how to make room (`remove`).
+ * The one check of the one-off answers' budget and of the endpoint faults' `match` budget.
+ */
+export function checkKeptBytes(
+  kept: number,
+  adding: number,
+  what: string,
+  measure: string,
+  remove: string,
+): void {
+  if (kept + adding <= MATCH_LIMITS.maxTotalBytes) return;
+  throw new HttpError(
+    409,
+    'conflict',
+    `${what} would take more than ${MATCH_LIMITS.maxTotalBytes} bytes (${measure}), the most the mock keeps: remove them (${remove}) first`,
+  );
+}
 
 /**
  * Which requests a one-off answer (or an endpoint fault) is for: every member given must equal (deep,
@@ -104,8 +137,27 @@ export function matchIssues(
 }
 
 /**
+ * How many members each object of a kept `match` has, counted the first time it is compared: a kept
+ * `match` is a JSON copy the mock owns and never changes (its listings are copies), so that comparing
+ * it with a request's object costs what the request's object holds, not what the `match` holds.
+ */
+const MEMBER_COUNTS = new WeakMap<object, number>();
+
+/** The number of members of an object of a `match` ({@link MEMBER_COUNTS}). */
+function memberCount(value: Record<string, unknown>): number {
+  let count = MEMBER_COUNTS.get(value);
+  if (count === undefined) {
+    count = Object.keys(value).length;
+    MEMBER_COUNTS.set(value, count);
+  }
+  return count;
+}
+
+/**
  * Whether a JSON value (what `match` gives) equals a request's parsed value: primitives by `===`,
  * arrays item by item, objects member by member (a member whose value is `undefined` counts as absent).
+ * The work is bounded by the request's value (`actual`), not by `expected`: arrays of other lengths and
+ * objects of other member counts differ at once (a `match` is JSON: it has no `undefined` members).
  */
 export function jsonEqual(expected: unknown, actual: unknown, depth = 0): boolean {
   if (depth > MATCH_LIMITS.maxDepth) return false;
@@ -121,11 +173,11 @@ export function jsonEqual(expected: unknown, actual: unknown, depth = 0): boolea
   if (Array.isArray(actual)) return false;
   const e = expected as Record<string, unknown>;
   const a = actual as Record<string, unknown>;
-  const names = Object.keys(e);
   const present = Object.keys(a).filter((name) => a[name] !== undefined);
+  // As many members, each of the request's one of the match's and equal: the same members.
   return (
-    names.length === present.length &&
-    names.every((name) => Object.hasOwn(a, name) && jsonEqual(e[name], a[name], depth + 1))
+    present.length === memberCount(e) &&
+    present.every((name) => Object.hasOwn(e, name) && jsonEqual(e[name], a[name], depth + 1))
   );
 }
 

@@ -6,7 +6,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
-import { MockSessions, SESSIONS_MEMORY_BUDGET } from '../../src/app/sessions.js';
+import { startConfiguration } from '../../src/app/options.js';
+import { SessionHost } from '../../src/app/session-host.js';
+import { DEFAULT_SESSION_BOUNDS, MockSessions, SESSIONS_MEMORY_BUDGET } from '../../src/app/sessions.js';
 import { estimateSeedBytes } from '../../src/store/seed/limits.js';
 import { DEFAULT_SIZES } from '../../src/store/state.js';
 import { expectError, refusal, rejection } from '../helpers.js';
@@ -63,16 +65,136 @@ describe('session bounds', () => {
     wall += 30_000;
     const b = sessions.create(() => 'b');
     wall += 29_999;
-    expect(sessions.use(a.id)).toBe('a'); // used: its idle time starts again
+    const use = sessions.enter(a.id);
+    expect(use.core).toBe('a');
+    use.done(true); // used: its idle time starts again
     wall += 59_999;
     expect(sessions.list().map((s) => s.id)).toEqual([a.id]); // b was idle 89,998 ms
     expect(ended).toEqual(['b']);
     wall += 1;
-    const error = refusal(() => sessions.use(a.id));
+    const error = refusal(() => sessions.enter(a.id));
     expect(error.status).toBe(404);
     expect(ended).toEqual(['b', 'a']);
     expect(sessions.size).toBe(0);
     expect(b.id).toMatch(/^ses_[0-9a-f]{16}$/);
+  });
+
+  it("starts a session's idle time again only for a request that passed its access checks (not a 401 or 403)", async () => {
+    let wall = 1_000_000;
+    const answers: Record<string, number> = {
+      '/ok': 200,
+      '/no-token': 401,
+      '/forbidden': 403,
+      '/missing': 404,
+    };
+    const fake = {
+      accounts: () => [],
+      handle: async (request: { path: string }) => ({
+        status: answers[request.path] ?? 200,
+        headers: {},
+        body: undefined,
+      }),
+    };
+    const host = new SessionHost(
+      {},
+      startConfiguration(small),
+      () => fake,
+      () => undefined,
+      () => wall,
+    );
+    const { id } = host.control().create({});
+    const lastUsed = () => host.control().list()[0]?.lastUsedAt;
+    const send = (path: string) => host.handle(id, { method: 'GET', path }, {});
+    const created = lastUsed();
+    wall += 1_000;
+    expect((await send('/no-token')).status).toBe(401);
+    expect((await send('/forbidden')).status).toBe(403);
+    expect(lastUsed()).toBe(created);
+    expect((await send('/missing')).status).toBe(404); // granted: a 404 passed the access checks
+    expect(lastUsed()).toBe(new Date(wall).toISOString());
+    wall += 1_000;
+    await send('/ok');
+    expect(lastUsed()).toBe(new Date(wall).toISOString());
+    // Refused requests alone do not keep it alive: idle 30 minutes after its last granted request, it ends.
+    wall += DEFAULT_SESSION_BOUNDS.idleMs - 1;
+    await send('/no-token');
+    wall += 1;
+    expect(host.control().list()).toEqual([]);
+  });
+
+  it('does not end a session as idle while one of its requests is under way', async () => {
+    let wall = 1_000_000;
+    let release: (() => void) | undefined;
+    const fake = {
+      accounts: () => [],
+      handle: (request: { path: string }) =>
+        request.path === '/slow'
+          ? new Promise<{ status: number; headers: Record<string, string>; body: undefined }>((resolve) => {
+              release = () => resolve({ status: 200, headers: {}, body: undefined });
+            })
+          : Promise.resolve({ status: 200, headers: {}, body: undefined }),
+    };
+    const host = new SessionHost(
+      {},
+      startConfiguration(small),
+      () => fake,
+      () => undefined,
+      () => wall,
+    );
+    const { id } = host.control().create({});
+    const slow = host.handle(id, { method: 'GET', path: '/slow' }, {});
+    wall += DEFAULT_SESSION_BOUNDS.idleMs * 2;
+    expect(
+      host
+        .control()
+        .list()
+        .map((s) => s.id),
+    ).toEqual([id]); // under way: kept
+    release?.();
+    expect((await slow).status).toBe(200);
+    expect(host.control().list()[0]?.lastUsedAt).toBe(new Date(wall).toISOString());
+  });
+
+  it("charges a session's data anew when the session replaces it, refusing past the budget (finding 2)", async () => {
+    const core = new MockCore({ ...small, sessions: { max: 10 } });
+    const { id } = await core.control.createSession();
+    const huge = { seed: 1, sizes: { workspaces: 100_000, events: 1_000_000 } };
+    const taken = async () => {
+      const error = await rejection(core.control.createSession({ sizes: huge.sizes }));
+      return /; (\d+) MiB are taken/.exec(error.message)?.[1];
+    };
+    const start = Number(await taken());
+    expect(start).toBeLessThan(5);
+    // What create refuses, the session cannot load inside either: 409, and its data stays.
+    const before = await inSession(core, id, 'GET', '/__mock/accounts');
+    const refused = await inSession(core, id, 'POST', '/__mock/seed', huge);
+    const body = expectError(refused, 409, 'conflict');
+    expect(body.message).toMatch(/^the sessions' data may take 256 MiB together; \d+ MiB are taken/);
+    expect((await inSession(core, id, 'GET', '/__mock/accounts')).body).toEqual(before.body);
+    // Larger data that fits is charged in the place of the data before: the sessions hold more.
+    const grown = await inSession(core, id, 'POST', '/__mock/seed', {
+      seed: 2,
+      sizes: { workspaces: 12_000 },
+    });
+    expect(grown.status).toBe(200);
+    expect(Number(await taken())).toBeGreaterThan(start + 60);
+    // A reset returns the session to its start data, and its charge to the start's.
+    expect((await inSession(core, id, 'POST', '/__mock/reset')).status).toBe(200);
+    expect(Number(await taken())).toBe(start);
+  });
+
+  it('charges a scene session by the records its scene names, not at the default sizes (finding 8)', async () => {
+    const core = new MockCore({ ...small, sessions: { max: 10 } });
+    const taken = async () => {
+      const error = await rejection(
+        core.control.createSession({ sizes: { workspaces: 100_000, events: 1_000_000 } }),
+      );
+      return Number(/; (\d+) MiB are taken/.exec(error.message)?.[1]);
+    };
+    const workspaces = Array.from({ length: 5_000 }, (_, i) => ({ name: `ws-${i}`, runs: [] }));
+    await core.control.createSession({ scene: { accounts: [{ workspaces }] } });
+    // 5,000 workspaces of 1.5 KB: about 7 MiB, where the default sizes' estimate is about 1 MiB.
+    expect(await taken()).toBeGreaterThanOrEqual(7);
   });
 
   it('checks the sessions option against its ranges', () => {

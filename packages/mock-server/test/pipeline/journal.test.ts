@@ -246,10 +246,12 @@ describe('journal stage', () => {
     expect(nickname).toBe('hook');
     expect(url).toContain('hooks.example.test/in');
     expect(url).toContain('team=a');
-    // Other bodies as they are: no url, a url that is not a string, null, an array, a string.
-    for (const body of [{ a: 1 }, { url: 5 }, null, ['https://u:p@x.test/'], 'text']) {
+    // Other bodies as they are: no url, a url that is not a string, null, a string.
+    for (const body of [{ a: 1 }, { url: 5 }, null, 'text']) {
       expect(recordOne(journal, () => body)?.body).toEqual(body);
     }
+    // A URL anywhere in a body is redacted too (issue 34, finding 15).
+    expect(recordOne(journal, () => ['https://u:p@x.test/'])?.body).toEqual(['https://[redacted]@x.test/']);
   });
 });
 

@@ -99,27 +99,69 @@ export function checkSeedOption(label: string, value: unknown): number | string 
 export const SEED_MEMORY_BUDGET = 1_500_000_000;
 
 /**
- * About how many bytes of memory the generated data of these sizes takes, from measurements of the
- * generator: 1.5 KB a workspace, 1.6 KB a run (a workspace gets half its maximum on average), 0.4 KB
- * an event, 0.8 KB a stack, 1.6 KB a rule; each account after the first gets about a tenth of the
- * primary's data (3 workspaces, 4 rules, 3 stacks and 25 events at least).
+ * About how many bytes of memory one record of each kind takes once loaded, from measurements of the
+ * generator: 1.5 KB a workspace, 1.6 KB a run, 0.4 KB an event, 0.8 KB a stack, 1.6 KB a rule.
+ */
+export const RECORD_BYTES = Object.freeze({
+  workspace: 1500,
+  run: 1600,
+  event: 400,
+  stack: 800,
+  rule: 1600,
+});
+
+/** How many records of each kind one account holds, for {@link estimateRecordBytes}. */
+export interface RecordCounts {
+  /** Workspaces. */
+  workspaces: number;
+  /** Runs, all workspaces together. */
+  runs: number;
+  /** Guardrail rules. */
+  rules: number;
+  /** IaC stacks. */
+  stacks: number;
+  /** Events. */
+  events: number;
+}
+
+/** About how many bytes of memory an account's records take once loaded ({@link RECORD_BYTES}). */
+export function estimateRecordBytes(counts: RecordCounts): number {
+  return (
+    counts.workspaces * RECORD_BYTES.workspace +
+    counts.runs * RECORD_BYTES.run +
+    counts.events * RECORD_BYTES.event +
+    counts.stacks * RECORD_BYTES.stack +
+    counts.rules * RECORD_BYTES.rule
+  );
+}
+
+/**
+ * The records the generator makes for one account of these sizes: the primary's, or (`other`) those
+ * of each account after the first, about a tenth of the primary's (3 workspaces, 4 rules, 3 stacks
+ * and 25 events at least); a workspace gets half its most runs on average.
+ */
+export function generatedCounts(sizes: SeedSizes, other = false): RecordCounts {
+  const workspaces = other ? Math.max(3, Math.floor(sizes.workspaces / 10)) : sizes.workspaces;
+  const runsPerWorkspace = other ? Math.max(1, sizes.runsPerWorkspace) : sizes.runsPerWorkspace;
+  const stacks = other ? Math.max(3, Math.floor(sizes.stacks / 10)) : sizes.stacks;
+  return {
+    workspaces,
+    runs: (workspaces * runsPerWorkspace) / 2,
+    rules: other ? Math.max(4, Math.floor(sizes.rules / 10)) : sizes.rules,
+    stacks: Math.min(stacks, workspaces),
+    events: other ? Math.max(25, Math.floor(sizes.events / 10)) : sizes.events,
+  };
+}
+
+/**
+ * About how many bytes of memory the generated data of these sizes takes ({@link RECORD_BYTES} of
+ * the records {@link generatedCounts} says the generator makes).
  */
 export function estimateSeedBytes(sizes: SeedSizes): number {
-  const account = (workspaces: number, runs: number, rules: number, stacks: number, events: number) =>
-    workspaces * 1500 +
-    workspaces * runs * 800 +
-    events * 400 +
-    Math.min(stacks, workspaces) * 800 +
-    rules * 1600;
-  const primary = account(sizes.workspaces, sizes.runsPerWorkspace, sizes.rules, sizes.stacks, sizes.events);
-  const other = account(
-    Math.max(3, Math.floor(sizes.workspaces / 10)),
-    Math.max(1, sizes.runsPerWorkspace),
-    Math.max(4, Math.floor(sizes.rules / 10)),
-    Math.max(3, Math.floor(sizes.stacks / 10)),
-    Math.max(25, Math.floor(sizes.events / 10)),
+  return (
+    estimateRecordBytes(generatedCounts(sizes)) +
+    (sizes.accounts - 1) * estimateRecordBytes(generatedCounts(sizes, true))
   );
-  return primary + (sizes.accounts - 1) * other;
 }
 
 const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
