@@ -92,6 +92,7 @@ describe('docs/security.md matches the code', () => {
     ['scenario skips listed', `the first ${MAX_LISTED_SKIPS} listed by \`GET /__mock/scenario\``],
     ['timed runs', `${n(TIMED_RUN_LIMITS.maxInFlight)} over all accounts`],
     ['waits pending', `${n(WAIT_LIMITS.maxWaiters)} at once`],
+    ['waits match bytes', `${kib(WAIT_LIMITS.maxMatchBytes)} together by the heap's measure`],
     ['wait default', `${n(WAIT_LIMITS.defaultTimeoutMs)} by default, on real timers`],
     ['wait listing', `lists at most ${WAIT_LIMITS.listed} of what arrived`],
     ['scene body', `\`POST /__mock/scene\` takes ${kib(SCENE_LIMITS.maxBodyBytes)} of JSON`],

@@ -5,7 +5,9 @@
  *
  * A wait that times out answers 408 `request_timeout` in the standard error shape (its message lists
  * what did arrive): the client's own time limit ran out, nothing failed on the server, so a client's
- * generic "retry on 5xx" does not resend it, and no gateway is blamed (504). 409 past 100 waits.
+ * generic "retry on 5xx" does not resend it, and no gateway is blamed (504). 409 past 100 waits, or
+ * when a wait's `match` would take the pending waits' `match`es past 16 MiB by the heap's measure
+ * (`WAIT_LIMITS.maxMatchBytes`).
  *
  * @module
  */
@@ -15,7 +17,7 @@ import { type NumberRange, rangeSchema } from '../errors/ranges.js';
 import { parseOr400, validationError } from '../errors.js';
 import { clip } from '../http/objects.js';
 import { checkEndpointName } from '../pipeline/endpoint-name.js';
-import { MatchBody, matchIssues, type OneOffMatch } from '../pipeline/request-match.js';
+import { keptJson, MatchBody, matchIssues, type OneOffMatch } from '../pipeline/request-match.js';
 import {
   type CheckedNextDelivery,
   type CheckedWaitFor,
@@ -52,6 +54,8 @@ const HTTP_WAIT_FOR = waitForSchema(HTTP_WAIT_TIMEOUT_RANGE);
  * Checks a wait for journal entries (`control.waitFor`'s name and options, `POST /__mock/journal/wait`'s
  * body, `GET /__mock/journal/wait`'s query): the endpoint name (400 naming the closest), `match`
  * against the endpoint's members, `since`, and `timeout` within `range`. One 400 names the field.
+ * `match` is taken as JSON within the JSON bounds, in process too, and copied ({@link keptJson}): a
+ * tree the mock owns, that the pending waits' budget measures (`WAIT_LIMITS.maxMatchBytes`).
  */
 export function checkWaitFor(
   raw: unknown,
@@ -63,6 +67,7 @@ export function checkWaitFor(
   const definition = endpointList.find((d) => d.name === endpoint) as EndpointDefinition;
   const issues = matchIssues(definition, given.match);
   if (issues.length > 0) throw validationError(issues);
+  const { match } = keptJson({ match: given.match }) as { match?: OneOffMatch };
   const since =
     given.since === undefined
       ? 'now'
@@ -86,7 +91,7 @@ export function checkWaitFor(
   }
   return {
     endpoint,
-    match: given.match as OneOffMatch | undefined,
+    match,
     since,
     timeoutMs: given.timeout ?? WAIT_LIMITS.defaultTimeoutMs,
   };

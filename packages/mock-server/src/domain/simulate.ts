@@ -477,8 +477,7 @@ export function simulateRun(
     apply: applyTask,
   });
 
-  const runs = account.runs.get(workspace.id) ?? [];
-  account.runs.set(workspace.id, [...runs, run]);
+  account.runs.append(workspace.id, run);
   const previous = workspace.lastRunStatus?.description;
   const updated: WorkspaceSummary = {
     ...workspace,

@@ -20,6 +20,7 @@
 
 import { toTimestamp, type WorkspaceRun, type WorkspaceSummary } from '@iacm/sdk/contract';
 import { HttpError } from '../errors.js';
+import type { FoundRun } from '../store/runs.js';
 import type { AccountStore } from '../store/store.js';
 import type { GuardrailEvaluation } from './evaluate.js';
 import {
@@ -176,7 +177,7 @@ export class TimedRuns {
         planEndsAt: toTimestamp(planEndsAt),
         applyEndsAt: applyEndsAt === undefined ? null : toTimestamp(applyEndsAt),
       },
-      run: findRun(account, workspace.id, runId)?.run ?? null,
+      run: account.runs.find(workspace.id, runId)?.run ?? null,
     };
   }
 
@@ -206,7 +207,7 @@ export class TimedRuns {
       this.#start(flight, workspace, at);
       return;
     }
-    const found = findRun(account, workspaceId, flight.runId);
+    const found = account.runs.find(workspaceId, flight.runId);
     if (!found) return;
     if (flight.phase === 'plan') this.#planEnd(flight, workspace, found, at);
     else this.#applyEnd(flight, workspace, found, at);
@@ -235,7 +236,7 @@ export class TimedRuns {
       managed: resources,
       plan,
     });
-    account.runs.set(workspace.id, [...(account.runs.get(workspace.id) ?? []), run]);
+    account.runs.append(workspace.id, run);
     account.workspaces.update({
       ...workspace,
       updatedAt: toTimestamp(at),
@@ -286,7 +287,7 @@ export class TimedRuns {
       plan: [plan],
       apply: apply ? [apply] : [],
     };
-    replaceRun(account, workspace.id, found, run);
+    account.runs.replace(workspace.id, found.index, run);
     account.workspaces.update({
       ...workspace,
       updatedAt: toTimestamp(at),
@@ -327,7 +328,7 @@ export class TimedRuns {
       applyTaskId: apply.id,
       apply: [apply],
     };
-    replaceRun(account, workspace.id, found, run);
+    account.runs.replace(workspace.id, found.index, run);
     account.workspaces.update({
       ...workspace,
       updatedAt: toTimestamp(at),
@@ -346,29 +347,4 @@ export class TimedRuns {
   #disarm(): void {
     this.#timer.disarm();
   }
-}
-
-/** A run found in its workspace's list, with its place. */
-interface FoundRun {
-  readonly run: WorkspaceRun;
-  readonly runs: readonly WorkspaceRun[];
-  readonly index: number;
-}
-
-/** The run of id `runId` among the workspace's runs (looked for from the newest), if it is there. */
-function findRun(account: AccountStore, workspaceId: string, runId: string): FoundRun | undefined {
-  const runs = account.runs.get(workspaceId);
-  if (!runs) return undefined;
-  for (let index = runs.length - 1; index >= 0; index--) {
-    const run = runs[index] as WorkspaceRun;
-    if (run.id === runId) return { run, runs, index };
-  }
-  return undefined;
-}
-
-/** Puts `run` in the place of the one found (a new list: a listing under way keeps the old one). */
-function replaceRun(account: AccountStore, workspaceId: string, found: FoundRun, run: WorkspaceRun): void {
-  const runs = [...found.runs];
-  runs[found.index] = run;
-  account.runs.set(workspaceId, runs);
 }

@@ -18,9 +18,11 @@ import { sleep, stripUndefined } from '../http/objects.js';
 import { globMatch } from '../query/glob.js';
 import {
   checkKeptBytes,
+  keptTextBytes,
   MatchBody,
   matchHeapBytes,
   type OneOffMatch,
+  readKeptText,
   requestMatches,
 } from './request-match.js';
 import type { RouteInput } from './route.js';
@@ -242,12 +244,30 @@ export const FaultBody = z
 /** A fault rule as {@link FaultBody} parsed it. */
 export type CheckedFaultRule = z.output<typeof FaultBody>;
 
+/**
+ * What a fault keeps takes by the heap's measure, bytes: its `match` as {@link matchHeapBytes}
+ * counts it (two bytes a character of its JSON, 64 a value), its answer's `body` and `headers` as a
+ * one-off answer's are counted (two bytes a character of their JSON text: the body is kept as that
+ * text, `FaultBook`); nothing for what the rule does not have. What {@link FaultBook.add} charges
+ * against the faults' budget (`MATCH_LIMITS.maxTotalBytes`).
+ */
+export function faultHeapBytes(rule: Pick<CheckedFaultRule, 'match' | 'body' | 'headers'>): number {
+  return (
+    matchHeapBytes(rule.match) +
+    keptTextBytes(rule.body === undefined ? undefined : JSON.stringify(rule.body)) +
+    keptTextBytes(rule.headers === undefined ? undefined : JSON.stringify(rule.headers))
+  );
+}
+
 /** The faults waiting to be injected, and the counter of fault ids. */
 export class FaultBook {
+  /** The waiting faults, each without its `body` (kept apart as its JSON text). */
   readonly #faults: Fault[] = [];
-  /** What each waiting fault's `match` takes by the heap's measure ({@link matchHeapBytes}). */
-  readonly #matchBytes = new WeakMap<Fault, number>();
-  /** What the waiting faults' `match`es take together, bytes. */
+  /** Each waiting fault's answer body as its JSON text (as a one-off answer's), parsed for each use. */
+  readonly #bodyText = new WeakMap<Fault, string>();
+  /** What each waiting fault takes by the heap's measure ({@link faultHeapBytes}). */
+  readonly #keptBytes = new WeakMap<Fault, number>();
+  /** What the waiting faults' `match`es, bodies and headers take together, bytes. */
   #bytes = 0;
   readonly #delayMs: number;
   #count = 0;
@@ -260,8 +280,9 @@ export class FaultBook {
   /**
    * Adds a rule checked by {@link FaultBody} (by the route, or by `control.addFault`: a JSON value,
    * `match` a tree); answers the stored fault. 409 when {@link FAULT_LIMITS} `maxFaults` are waiting
-   * already, or when its `match` would take the waiting faults' `match`es past `MATCH_LIMITS
-   * .maxTotalBytes` by the heap's measure (the one-off answers' budget, checked the same way).
+   * already, or when what it keeps ({@link faultHeapBytes}: its `match`, its answer's `body` and
+   * `headers`) would take the waiting faults past `MATCH_LIMITS.maxTotalBytes` by the heap's measure
+   * (the one-off answers' budget, checked the same way); nothing is kept then.
    */
   add(parsed: CheckedFaultRule): Fault {
     if (this.#faults.length >= FAULT_LIMITS.maxFaults) {
@@ -271,31 +292,33 @@ export class FaultBook {
         `${FAULT_LIMITS.maxFaults} faults are waiting already, the most the mock keeps: remove some (DELETE /__mock/faults) first`,
       );
     }
-    const bytes = matchHeapBytes(parsed.match);
+    const bytes = faultHeapBytes(parsed);
     checkKeptBytes(
       this.#bytes,
       bytes,
-      `the waiting faults' matches (this one's: ${bytes} bytes)`,
-      "a match's JSON at two bytes a character, its values at 64 bytes each",
+      `the waiting faults' matches and answers (this one's: ${bytes} bytes)`,
+      "a match's JSON at two bytes a character, its values at 64 bytes each; an answer's body and headers at two bytes a character of their JSON",
       'DELETE /__mock/faults, control.clearFaults()',
     );
+    const { body, ...rest } = stripUndefined(parsed);
     const fault = {
-      ...stripUndefined(parsed),
+      ...rest,
       id: `fault_${++this.#count}`,
       remaining: parsed.times ?? 1,
     } as unknown as Fault;
     this.#faults.push(fault);
-    this.#matchBytes.set(fault, bytes);
+    if (body !== undefined) this.#bodyText.set(fault, JSON.stringify(body));
+    this.#keptBytes.set(fault, bytes);
     this.#bytes += bytes;
-    return copyOf(fault);
+    return this.#copyOf(fault);
   }
 
-  /** Copies of the faults still waiting (their `match` and `body` too: the kept ones never change). */
+  /** Copies of the faults still waiting (their `match`, `headers` and `body` too: the kept ones never change). */
   list(): Fault[] {
-    return this.#faults.map(copyOf);
+    return this.#faults.map((fault) => this.#copyOf(fault));
   }
 
-  /** Removes every fault. */
+  /** Removes every fault (and gives back the room they took). */
   clear(): void {
     this.#faults.length = 0;
     this.#bytes = 0;
@@ -328,16 +351,31 @@ export class FaultBook {
     );
   }
 
-  /** Takes one use of the fault at `index` (none for -1), removing it at its last use. */
+  /**
+   * Takes one use of the fault at `index` (none for -1), removing it (and the room it took) at its
+   * last use; answers it with its body, parsed afresh from its text for this use.
+   */
   #use(index: number): Fault | undefined {
     const fault = this.#faults[index];
     if (!fault) return undefined;
     fault.remaining -= 1;
     if (fault.remaining <= 0) {
       this.#faults.splice(index, 1);
-      this.#bytes -= this.#matchBytes.get(fault) ?? 0;
+      this.#bytes -= this.#keptBytes.get(fault) ?? 0;
     }
-    return fault;
+    return this.#withBody({ ...fault }, fault);
+  }
+
+  /** A copy of a kept fault, its `match` and `headers` copied too, its `body` parsed from its text. */
+  #copyOf(fault: Fault): Fault {
+    return this.#withBody(structuredClone(fault), fault);
+  }
+
+  /** `copy` (of `fault`) with the body `fault` keeps as text, parsed; as it is when it has none. */
+  #withBody(copy: Fault, fault: Fault): Fault {
+    const text = this.#bodyText.get(fault);
+    if (text !== undefined) copy.body = readKeptText(text);
+    return copy;
   }
 
   /** Whether no fault waits and no delay is added: then neither stage has anything to do. */
@@ -379,11 +417,6 @@ export class FaultBook {
     this.clear();
     this.#count = 0;
   }
-}
-
-/** A copy of a fault, its `match`, `headers` and `body` copied too. */
-function copyOf(fault: Fault): Fault {
-  return structuredClone(fault);
 }
 
 /**

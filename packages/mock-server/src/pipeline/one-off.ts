@@ -52,6 +52,7 @@ import {
 } from './prefer.js';
 import {
   checkKeptBytes,
+  keptTextBytes,
   MATCH_LIMITS,
   MatchBody,
   matchHeapBytes,
@@ -307,7 +308,7 @@ export function checkOneOff(raw: unknown): CheckedOneOff {
     times: given.times ?? 1,
     // By the heap's measure: the body is kept as text, the match parsed (headers: a few KiB at most).
     bytes:
-      2 * (bodyText?.length ?? 0) + matchHeapBytes(given.match) + 2 * JSON.stringify(headers ?? {}).length,
+      keptTextBytes(bodyText) + matchHeapBytes(given.match) + keptTextBytes(JSON.stringify(headers ?? {})),
   };
 }
 

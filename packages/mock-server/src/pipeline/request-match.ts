@@ -6,9 +6,15 @@
  *
  * @module
  */
-import type { EndpointDefinition, EndpointName, Endpoints, FieldIssue } from '@iacm/sdk/contract';
+import {
+  checkJsonBounds,
+  type EndpointDefinition,
+  type EndpointName,
+  type Endpoints,
+  type FieldIssue,
+} from '@iacm/sdk/contract';
 import * as z from 'zod';
-import { HttpError } from '../errors.js';
+import { HttpError, validationError } from '../errors.js';
 import { clip } from '../http/objects.js';
 import type { RouteInput } from './route.js';
 
@@ -24,18 +30,21 @@ export const MATCH_LIMITS = Object.freeze({
   /**
    * Bytes by the heap's measure ({@link matchHeapBytes}: two a character of the JSON text, 64 a
    * value) that the waiting one-off answers take together (with their bodies: `ONE_OFF_LIMITS
-   * .maxTotalBytes`), and that the waiting endpoint faults' `match`es take together: 64 MiB each
+   * .maxTotalBytes`), and that the waiting endpoint faults' `match`es and answers take together
+   * (their bodies and headers at two bytes a character of their JSON: `FaultBook.add`): 64 MiB each
    * (a further one past it is a 409, {@link checkKeptBytes}). As every request to an endpoint is
    * compared with every waiting `match` of it, this also bounds what matching one request costs.
+   * (The pending waits' `match`es have a budget of their own: `WAIT_LIMITS.maxMatchBytes`.)
    */
   maxTotalBytes: 64 * 1024 * 1024,
 });
 
 /**
  * Checks that `adding` more bytes (by the heap's measure, {@link matchHeapBytes}) keep what a book of
- * injected answers holds (`kept`) within {@link MATCH_LIMITS} `maxTotalBytes`: else a 409 `conflict`
- * saying what would pass it (`what`), how it is measured (`measure`) and how to make room (`remove`).
- * The one check of the one-off answers' budget and of the endpoint faults' `match` budget.
+ * injected answers or of waits holds (`kept`) within `limit` (default {@link MATCH_LIMITS}
+ * `maxTotalBytes`): else a 409 `conflict` saying what would pass it (`what`), how it is measured
+ * (`measure`) and how to make room (`remove`). The one check of the one-off answers' budget, of the
+ * endpoint faults' budget and of the pending waits' `match` budget (`WAIT_LIMITS.maxMatchBytes`).
  */
 export function checkKeptBytes(
   kept: number,
@@ -43,13 +52,37 @@ export function checkKeptBytes(
   what: string,
   measure: string,
   remove: string,
+  limit: number = MATCH_LIMITS.maxTotalBytes,
 ): void {
-  if (kept + adding <= MATCH_LIMITS.maxTotalBytes) return;
+  if (kept + adding <= limit) return;
   throw new HttpError(
     409,
     'conflict',
-    `${what} would take more than ${MATCH_LIMITS.maxTotalBytes} bytes (${measure}), the most the mock keeps: remove them (${remove}) first`,
+    `${what} would take more than ${limit} bytes (${measure}), the most the mock keeps: remove them (${remove}) first`,
   );
+}
+
+/**
+ * A value given to be kept (a fault rule, a wait's `match`) as JSON the mock owns: within the JSON
+ * bounds (checked first: the walk is bounded even for a hand-built value with cycles or shared
+ * parts), then a copy through its JSON text, as a value sent over HTTP is (so that a `match` is a
+ * tree {@link matchHeapBytes} can measure, and that the caller changing its value later changes
+ * nothing kept); a 400 `validation_failed` otherwise. `undefined` stays `undefined`.
+ */
+export function keptJson(raw: unknown): unknown {
+  if (raw === undefined) return raw;
+  const problem = checkJsonBounds(raw);
+  if (problem) throw validationError([problem]);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(raw);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) {
+    throw new HttpError(400, 'validation_failed', 'body: expected a JSON value (no cycles, no functions)');
+  }
+  return JSON.parse(text);
 }
 
 /**
@@ -85,6 +118,24 @@ export function matchHeapBytes(match: unknown): number {
     if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
   }
   return 2 * JSON.stringify(match).length + 64 * values;
+}
+
+/**
+ * What a JSON value kept as its text takes by the heap's measure, bytes: two a character (V8 keeps a
+ * string of any character past Latin-1 at two bytes a character); 0 for none. The measure of a
+ * one-off answer's body and headers, and of a fault's (`faultHeapBytes`).
+ */
+export function keptTextBytes(text: string | undefined): number {
+  return text === undefined ? 0 : 2 * text.length;
+}
+
+/**
+ * A JSON value kept as its text ({@link keptTextBytes}) read back: a fresh copy for each use, so
+ * that no answer shares its value with the kept one or with another answer. The text is the mock's
+ * own (`JSON.stringify` of a checked value), never a request's.
+ */
+export function readKeptText(text: string): unknown {
+  return JSON.parse(text);
 }
 
 /** A JSON object (members by name), as `match.body` and `match.query` are given. */

@@ -4,7 +4,10 @@
  * HTTP as a bounded long poll (`GET /__mock/journal/wait`, `GET /__mock/deliveries/next`).
  *
  * - Bounded: at most {@link WAIT_LIMITS} `maxWaiters` (100) wait at once, both kinds together; the
- *   next is refused with a 409. Each lists at most 10 of what arrived while it waited.
+ *   next is refused with a 409. Their `match`es take at most {@link WAIT_LIMITS} `maxMatchBytes`
+ *   (16 MiB) together by the heap's measure (`matchHeapBytes`); past it the next is a 409 too, its
+ *   room given back when a wait settles, times out, is cancelled, or the mock is reset or ends. Each
+ *   lists at most 10 of what arrived while it waited.
  * - Told, never scanning: the journal tells the store of each entry it writes (`Journal.listen`) and
  *   the webhook hub of each attempt (`onAttempt`); each waiter looks at each new item once. Only
  *   `since: 'start'` (or a request id) reads the journal once, when the wait begins.
@@ -24,12 +27,21 @@ import { realClearTimeout, realSetTimeout } from '../http/real-timers.js';
 import { codeFor } from './faults.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { type JournalCall, toCall } from './journal-calls.js';
-import { type OneOffMatch, requestMatches } from './request-match.js';
+import { checkKeptBytes, matchHeapBytes, type OneOffMatch, requestMatches } from './request-match.js';
 
 /** The bounds and defaults of waits. */
 export const WAIT_LIMITS = Object.freeze({
   /** Waits pending at once, `waitFor` and `nextDelivery` together (a further one is a 409). */
   maxWaiters: 100,
+  /**
+   * Bytes the pending waits' `match`es take together by the heap's measure (`matchHeapBytes`: two a
+   * character of the JSON text, 64 a value), 16 MiB: a further wait whose `match` would pass it is a
+   * 409 (`checkKeptBytes`), and nothing of it is kept. A `nextDelivery` has no `match` and takes none.
+   * A quarter of the faults' and the one-off answers' budgets (`MATCH_LIMITS.maxTotalBytes`): a wait
+   * is pending only until it settles (10 minutes at most), a `match` is a few members (a kilobyte
+   * holds thousands of them), yet 100 of 1 MiB each of small values would take about 2 GB of heap.
+   */
+  maxMatchBytes: 16 * 1024 * 1024,
   /** How long a wait lasts when no `timeout` is given, milliseconds (in process and over HTTP). */
   defaultTimeoutMs: 5_000,
   /** How many of the items that arrived a timeout's message lists (it counts them all). */
@@ -128,6 +140,8 @@ interface Waiter<T> {
   readonly arrived: string[];
   /** How many arrived in all. */
   count: number;
+  /** What its `match` takes of {@link WAIT_LIMITS} `maxMatchBytes` while it is pending. */
+  readonly bytes: number;
   timer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Removes the wait's listener from its client's signal once settled (a standalone server's signal
@@ -178,6 +192,8 @@ function attemptLine({ attempt, integration }: Attempted): string {
 export class Waiters {
   readonly #calls = new Set<Waiter<Recorded>>();
   readonly #deliveries = new Set<Waiter<Attempted>>();
+  /** What the pending waits' `match`es take together by the heap's measure, bytes. */
+  #bytes = 0;
 
   /** How many waits are pending. */
   get size(): number {
@@ -187,8 +203,10 @@ export class Waiters {
   /**
    * Waits for the first entry of `wait.endpoint` that `wait.match` selects, recorded after
    * `wait.since`; resolves with it typed ({@link JournalCall}). Rejects with a 408 naming what did
-   * arrive after `wait.timeoutMs`, a 409 past {@link WAIT_LIMITS} `maxWaiters` or when the journal
-   * keeps nothing, a 400 naming `since` for a request id the journal does not hold.
+   * arrive after `wait.timeoutMs`, a 409 past {@link WAIT_LIMITS} `maxWaiters`, when its `match`
+   * would take the pending waits' `match`es past {@link WAIT_LIMITS} `maxMatchBytes` (a JSON tree:
+   * `checkWaitFor` copies it), or when the journal keeps nothing, a 400 naming `since` for a request
+   * id the journal does not hold.
    */
   waitFor<N extends EndpointName>(
     journal: Journal,
@@ -209,6 +227,7 @@ export class Waiters {
     return this.#wait(
       this.#calls,
       label,
+      matchHeapBytes(wait.match),
       wait.timeoutMs,
       earlier,
       (item) => {
@@ -242,6 +261,7 @@ export class Waiters {
     return this.#wait(
       this.#deliveries,
       label,
+      0,
       wait.timeoutMs,
       earlier,
       ({ attempt, integration }) =>
@@ -332,11 +352,13 @@ export class Waiters {
   /**
    * Looks at the items already there, then (when none is accepted) waits for the next ones until
    * `timeoutMs` on a real timer, or until `signal` aborts (a long poll whose client has gone: the
-   * wait is taken out at once, so it holds no place among the pending). 409 past the bound.
+   * wait is taken out at once, so it holds no place among the pending). 409 past the bounds: the
+   * count, or `bytes` (what its `match` takes) past the pending waits' `match` budget.
    */
   #wait<T>(
     set: Set<Waiter<T>>,
     label: string,
+    bytes: number,
     timeoutMs: number,
     earlier: readonly T[],
     accepts: (item: T) => boolean,
@@ -352,6 +374,18 @@ export class Waiters {
         ),
       );
     }
+    try {
+      checkKeptBytes(
+        this.#bytes,
+        bytes,
+        `${label}: the pending waits' matches (this one's: ${bytes} bytes)`,
+        "a match's JSON at two bytes a character, its values at 64 bytes each",
+        'await them, or cancel them: POST /__mock/waits/cancel, control.cancelWaits()',
+        WAIT_LIMITS.maxMatchBytes,
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter<T> = {
         label,
@@ -361,6 +395,7 @@ export class Waiters {
         reject,
         arrived: [],
         count: 0,
+        bytes,
         timer: undefined,
         unlisten: undefined,
       };
@@ -370,6 +405,7 @@ export class Waiters {
         return;
       }
       set.add(waiter);
+      this.#bytes += bytes;
       waiter.timer = realSetTimeout(() => {
         this.#settle(set, waiter);
         reject(timedOut(waiter, timeoutMs));
@@ -412,9 +448,9 @@ export class Waiters {
     return false;
   }
 
-  /** Takes a waiter out of its set and stops its timer. */
+  /** Takes a waiter out of its set (giving back the room its `match` took) and stops its timer. */
   #settle<T>(set: Set<Waiter<T>>, waiter: Waiter<T>): void {
-    set.delete(waiter);
+    if (set.delete(waiter)) this.#bytes -= waiter.bytes;
     if (waiter.timer !== undefined) realClearTimeout(waiter.timer);
     waiter.timer = undefined;
     waiter.unlisten?.();

@@ -6,6 +6,12 @@
  * runs changed through the API are kept for good. The seed makes them again through its
  * {@link RunSource}, with `replayRuns` (`seed/runs.ts`).
  *
+ * A run is added ({@link RunStore.append}) and changed ({@link RunStore.replace}) in place, found
+ * by id through an index ({@link RunStore.find}): settling many timed runs on one workspace is O(1)
+ * a step, not a copy and a scan of its list. A list handed to a reader (`get`, `entries`, `values`)
+ * is never changed afterwards: the next write copies it first (copy on write), so a listing under
+ * way keeps what it read.
+ *
  * @module
  */
 import type { WorkspaceRun } from '@iacm/sdk/contract';
@@ -24,9 +30,21 @@ export const RUN_CACHE_WORKSPACES = 1024;
 /** An entry: the workspace's runs, or the index of its seeded runs in the source. */
 type Entry = WorkspaceRun[] | number;
 
+/** A run found by id in its workspace's list, with its place there. */
+export interface FoundRun {
+  /** The run. */
+  readonly run: WorkspaceRun;
+  /** Its place in the workspace's list, oldest first. */
+  readonly index: number;
+}
+
 /** Runs by workspace id, in the order workspaces got their first run. */
 export class RunStore {
   readonly #entries = new Map<string, Entry>();
+  /** Lists handed to a reader: the next write to one copies it first. */
+  readonly #handedOut = new WeakSet<WorkspaceRun[]>();
+  /** Where each run of a workspace's kept list is, by run id (made on the first find, kept up to date). */
+  readonly #places = new Map<string, Map<string, number>>();
   readonly #source: RunSource | undefined;
   /** Seeded runs made again, by source index; a Map's order makes it a least-recently-used list. */
   readonly #cache = new Map<number, WorkspaceRun[]>();
@@ -53,7 +71,11 @@ export class RunStore {
   /** The runs of a workspace, oldest first, or undefined when it has none. Do not change the list. */
   get(workspaceId: string): readonly WorkspaceRun[] | undefined {
     const entry = this.#entries.get(workspaceId);
-    if (entry === undefined || Array.isArray(entry)) return entry;
+    if (entry === undefined) return entry;
+    if (Array.isArray(entry)) {
+      this.#handedOut.add(entry);
+      return entry;
+    }
     let runs = this.#cache.get(entry);
     if (runs) {
       this.#cache.delete(entry);
@@ -73,6 +95,45 @@ export class RunStore {
     const entry = this.#entries.get(workspaceId);
     if (typeof entry === 'number') this.#cache.delete(entry);
     this.#entries.set(workspaceId, runs);
+    this.#places.delete(workspaceId);
+  }
+
+  /** Adds a run to its workspace's list, newest last: in place, unless a reader holds the list. */
+  append(workspaceId: string, run: WorkspaceRun): void {
+    const runs = this.#own(workspaceId);
+    runs.push(run);
+    this.#places.get(workspaceId)?.set(run.id, runs.length - 1);
+  }
+
+  /** The run of id `runId` among the workspace's runs, with its place; undefined when it is not there. */
+  find(workspaceId: string, runId: string): FoundRun | undefined {
+    const entry = this.#entries.get(workspaceId);
+    if (entry === undefined) return undefined;
+    if (!Array.isArray(entry)) {
+      // Seeded runs made again: looked for in the list (a seeded workspace has at most 100 runs).
+      const runs = this.get(workspaceId) ?? [];
+      const index = runs.findIndex((run) => run.id === runId);
+      return index < 0 ? undefined : { run: runs[index] as WorkspaceRun, index };
+    }
+    let places = this.#places.get(workspaceId);
+    if (!places) {
+      places = new Map(entry.map((run, index) => [run.id, index]));
+      this.#places.set(workspaceId, places);
+    }
+    const index = places.get(runId);
+    return index === undefined ? undefined : { run: entry[index] as WorkspaceRun, index };
+  }
+
+  /** Puts `run` at place `index` of its workspace's list (a place {@link RunStore.find} gave). */
+  replace(workspaceId: string, index: number, run: WorkspaceRun): void {
+    const runs = this.#own(workspaceId);
+    const before = runs[index];
+    runs[index] = run;
+    const places = this.#places.get(workspaceId);
+    if (places && before && before.id !== run.id) {
+      places.delete(before.id);
+      places.set(run.id, index);
+    }
   }
 
   /** Forgets the runs of a workspace. */
@@ -80,11 +141,30 @@ export class RunStore {
     const entry = this.#entries.get(workspaceId);
     if (typeof entry === 'number') this.#cache.delete(entry);
     this.#entries.delete(workspaceId);
+    this.#places.delete(workspaceId);
+  }
+
+  /**
+   * The workspace's list as the store may change it: a seeded one made again and kept for good, one
+   * a reader holds copied first (the reader keeps the old one), else the list itself.
+   */
+  #own(workspaceId: string): WorkspaceRun[] {
+    const entry = this.#entries.get(workspaceId);
+    let runs: WorkspaceRun[];
+    if (entry === undefined) runs = [];
+    else if (typeof entry === 'number') {
+      runs = [...this.#made(entry)];
+      this.#cache.delete(entry);
+    } else if (this.#handedOut.has(entry)) runs = [...entry];
+    else return entry;
+    this.#entries.set(workspaceId, runs);
+    return runs;
   }
 
   /** Each workspace id with its runs (seeded runs made again, not cached), in the store's order. */
   *entries(): Generator<[string, readonly WorkspaceRun[]]> {
     for (const [workspaceId, entry] of this.#entries) {
+      if (Array.isArray(entry)) this.#handedOut.add(entry);
       yield [workspaceId, Array.isArray(entry) ? entry : this.#made(entry)];
     }
   }
@@ -96,6 +176,9 @@ export class RunStore {
 
   /** Every run, workspace by workspace (seeded runs made again, not cached), oldest first in each. */
   *values(): Generator<WorkspaceRun> {
-    for (const entry of this.#entries.values()) yield* Array.isArray(entry) ? entry : this.#made(entry);
+    for (const entry of this.#entries.values()) {
+      if (Array.isArray(entry)) this.#handedOut.add(entry);
+      yield* Array.isArray(entry) ? entry : this.#made(entry);
+    }
   }
 }

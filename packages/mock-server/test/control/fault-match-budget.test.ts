@@ -94,7 +94,7 @@ describe("endpoint faults' match budget", () => {
       expect(past.code).toBe('conflict');
       const bytes = matchHeapBytes({ accountId: 'x' });
       expect(past.message).toBe(
-        `the waiting faults' matches (this one's: ${bytes} bytes) would take more than ${BUDGET} bytes (a match's JSON at two bytes a character, its values at 64 bytes each), the most the mock keeps: remove them (DELETE /__mock/faults, control.clearFaults()) first`,
+        `the waiting faults' matches and answers (this one's: ${bytes} bytes) would take more than ${BUDGET} bytes (a match's JSON at two bytes a character, its values at 64 bytes each; an answer's body and headers at two bytes a character of their JSON), the most the mock keeps: remove them (DELETE /__mock/faults, control.clearFaults()) first`,
       );
       refusals[transport] = past.message;
       expect(t.core.control.faults()).toHaveLength(kept);

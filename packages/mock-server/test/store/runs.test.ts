@@ -70,3 +70,75 @@ describe('lazily stored seeded runs', () => {
     expect(JSON.stringify(await state())).toBe(expected);
   });
 });
+
+describe('runs added and changed in place, found by id (issue 34, finding 4)', () => {
+  const run = (id: string, workspaceId = 'w1', title = 'run'): WorkspaceRun =>
+    ({ id, workspaceId, title }) as unknown as WorkspaceRun;
+
+  it('finds a run by id and changes it at its place; a list a reader holds never changes', () => {
+    const store = new RunStore([run('a'), run('b')]);
+    expect(store.find('w1', 'b')).toEqual({ run: run('b'), index: 1 });
+    expect(store.find('w1', 'zz')).toBeUndefined();
+    expect(store.find('w2', 'a')).toBeUndefined();
+    const held = store.get('w1');
+    store.append('w1', run('c'));
+    store.replace('w1', 0, run('a', 'w1', 'changed'));
+    // The reader's list is as it read it; the store's has the new run and the change.
+    expect(held?.map((r) => r.id)).toEqual(['a', 'b']);
+    expect(held?.[0]?.title).toBe('run');
+    const now = store.get('w1');
+    expect(now).not.toBe(held);
+    expect(now?.map((r) => [r.id, r.title])).toEqual([
+      ['a', 'changed'],
+      ['b', 'run'],
+      ['c', 'run'],
+    ]);
+    expect(store.find('w1', 'c')).toEqual({ run: run('c'), index: 2 });
+    // A run put in the place of another is found by its own id, the one it replaced no more.
+    store.replace('w1', 1, run('d'));
+    expect(store.find('w1', 'd')?.index).toBe(1);
+    expect(store.find('w1', 'b')).toBeUndefined();
+    // A listing under way (values, entries) keeps what it read too.
+    const walking = store.values();
+    expect(walking.next().value?.id).toBe('a');
+    store.append('w1', run('e'));
+    expect([...walking].map((r) => r.id)).toEqual(['d', 'c']);
+  });
+
+  it('appends to a workspace without runs, and to a seeded workspace (kept for good from then on)', () => {
+    const lazy = generateLazyState({ seed: 5, sizes: { workspaces: 6, runsPerWorkspace: 3, accounts: 1 } });
+    const source = lazy.runs[0];
+    if (!source) throw new Error('no run source');
+    const store = new RunStore([], source, 0);
+    const [first] = source.workspaceIds as [string];
+    const seeded = store.get(first) ?? [];
+    const last = seeded.at(-1) as WorkspaceRun;
+    expect(store.find(first, last.id)?.index).toBe(seeded.length - 1);
+    store.append(first, run('new', first));
+    expect(store.get(first)?.map((r) => r.id)).toEqual([...seeded.map((r) => r.id), 'new']);
+    expect(store.find(first, 'new')?.index).toBe(seeded.length);
+    store.append('fresh', run('x', 'fresh'));
+    expect(store.get('fresh')?.map((r) => r.id)).toEqual(['x']);
+  });
+
+  it('settles many timed runs on one workspace, each finished, in order', async () => {
+    const now = Date.UTC(2026, 0, 1);
+    const core = new MockCore({ clock: () => now, sizes: { workspaces: 3, events: 0, runsPerWorkspace: 2 } });
+    const ws = (await core.control.getState()).accounts[0]?.workspaces[0];
+    if (!ws) throw new Error('no workspace');
+    const ids: string[] = [];
+    for (let i = 0; i < 500; i++) {
+      const answer = core.control.simulateRun(ws.id, {
+        apply: true,
+        timing: { startAfterMs: i, planningMs: 1_000, applyingMs: 1_000 },
+      });
+      ids.push((answer as { runId: string }).runId);
+    }
+    core.control.clock.advance(3_600_000);
+    const runs =
+      (await core.control.getState()).accounts[0]?.runs.filter((r) => r.workspaceId === ws.id) ?? [];
+    const timed = runs.filter((r) => ids.includes(r.id));
+    expect(timed.map((r) => r.id)).toEqual(ids);
+    expect(new Set(timed.map((r) => r.status))).toEqual(new Set(['apply_no_changes']));
+  });
+});

@@ -6,7 +6,8 @@
  * and `maxTotalMs` cutoffs), and how many may wait (the `waitingRetries` bound: past it, the one
  * waiting longest is given up). Retries fall due at instants of the mock's clock: a wall-time timer
  * sends them while the clock runs, {@link DeliveryQueue.runDue} after it moved, and
- * {@link DeliveryQueue.flush} all at once without moving it.
+ * {@link DeliveryQueue.flush} all at once without moving it. At most `MAX_DELIVERIES_IN_FLIGHT`
+ * attempts are sent at once (`gate.ts`); the others wait their turn.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import { Random } from '../../store/random.js';
 import type { DeliveryPolicy } from '../delivery-policy.js';
 import type { OutboxEntry } from '../events.js';
 import type { DeliveryAttempt } from './attempt-log.js';
+import { DeliveryGate } from './gate.js';
 import type { StoredIntegration } from './integrations.js';
 import type { Sent } from './sender.js';
 
@@ -107,6 +109,8 @@ export class DeliveryQueue {
   readonly #options: DeliveryQueueOptions;
   /** Attempts being made now. */
   readonly #running = new Set<Promise<void>>();
+  /** At most `MAX_DELIVERIES_IN_FLIGHT` attempts are sent at once; the others wait their turn. */
+  readonly #gate = new DeliveryGate();
   /** Deliveries waiting for their next attempt, longest waiting first. */
   readonly #waiting = new Set<Delivery>();
   /** The wall-time timer that runs the earliest waiting retry, and the instant it was set for. */
@@ -193,9 +197,18 @@ export class DeliveryQueue {
   async #attempt(delivery: Delivery): Promise<void> {
     const { target, generation } = delivery;
     if (generation.aborted || !this.#options.holds(target)) return;
-    // Sent when due: at once, or (flushed early) recorded at the instant it was due.
-    const at = Math.max(this.#options.now(), delivery.dueAt);
-    const sent = await this.#options.send(delivery);
+    // Its turn among the attempts under way (none taken when a clear or reset came first).
+    if (!(await this.#gate.enter(generation))) return;
+    let sent: Sent;
+    let at: number;
+    try {
+      if (!this.#options.holds(target)) return;
+      // Sent when due: at once, or (flushed early) recorded at the instant it was due.
+      at = Math.max(this.#options.now(), delivery.dueAt);
+      sent = await this.#options.send(delivery);
+    } finally {
+      this.#gate.leave();
+    }
     const nextAt = nextAttemptAt(delivery, at, sent, this.#options.seed());
     const recorded = this.#options.record(delivery, at, sent, nextAt);
     if (recorded.outcome !== 'retrying' || nextAt === undefined || generation.aborted) return;
