@@ -52,6 +52,7 @@ import {
 } from './prefer.js';
 import {
   checkKeptBytes,
+  jsonText,
   keptTextBytes,
   MATCH_LIMITS,
   MatchBody,
@@ -212,15 +213,7 @@ function utf8Length(text: string): number {
 
 /** The answer's value as JSON (a copy without functions, `undefined` members or prototypes), or a 400. */
 function asJson(raw: unknown): { value: unknown; bytes: number } {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(raw);
-  } catch {
-    text = undefined;
-  }
-  if (text === undefined) {
-    throw new HttpError(400, 'validation_failed', 'body: expected a JSON value (no cycles, no functions)');
-  }
+  const text = jsonText(raw);
   const bytes = utf8Length(text);
   if (bytes > ONE_OFF_LIMITS.maxBodyBytes) {
     throw new HttpError(

@@ -73,6 +73,14 @@ export function keptJson(raw: unknown): unknown {
   if (raw === undefined) return raw;
   const problem = checkJsonBounds(raw);
   if (problem) throw validationError([problem]);
+  return JSON.parse(jsonText(raw));
+}
+
+/**
+ * A value's JSON text (what keeps a copy without functions, `undefined` members or prototypes).
+ * @throws HttpError 400 `validation_failed` for a value that has no JSON text (a cycle, a function).
+ */
+export function jsonText(raw: unknown): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(raw);
@@ -82,7 +90,7 @@ export function keptJson(raw: unknown): unknown {
   if (text === undefined) {
     throw new HttpError(400, 'validation_failed', 'body: expected a JSON value (no cycles, no functions)');
   }
-  return JSON.parse(text);
+  return text;
 }
 
 /**

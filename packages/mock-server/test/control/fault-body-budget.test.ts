@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { FAULT_LIMITS } from '../../src/pipeline/faults.js';
 import { MATCH_LIMITS, matchHeapBytes } from '../../src/pipeline/request-match.js';
 import { expectError, refusal, setup } from '../helpers.js';
+import { filling } from './budget-fill.js';
 
 type Setup = Awaited<ReturnType<typeof setup>>;
 
@@ -28,22 +29,8 @@ const bodyBytes = (body: unknown) => 2 * JSON.stringify(body).length;
 
 /** Bodies whose measures add up to exactly `bytes`, in few faults (at most the faults' count). */
 function bodiesFilling(bytes: number): unknown[] {
-  const heavyBytes = bodyBytes(heavy);
-  const base = bodyBytes(padded(0));
-  const padMax = bodyBytes(padded(PAD_MAX));
-  const out: unknown[] = [];
-  let left = bytes;
   // One body of many small values (the finding's kind), the rest text (quick to fill with).
-  if (left >= heavyBytes + padMax + base) {
-    out.push(heavy);
-    left -= heavyBytes;
-  }
-  while (left >= padMax + base) {
-    out.push(padded(PAD_MAX));
-    left -= padMax;
-  }
-  out.push(padded((left - base) / 2));
-  expect(out.reduce((sum: number, b) => sum + bodyBytes(b), 0)).toBe(bytes);
+  const out = filling(bytes, { measure: bodyBytes, heavy, padded, padMax: PAD_MAX, heavyAtMost: 1 });
   expect(out.length).toBeLessThan(FAULT_LIMITS.maxFaults);
   return out;
 }

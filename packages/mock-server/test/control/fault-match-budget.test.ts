@@ -11,40 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { ONE_OFF_LIMITS } from '../../src/pipeline/one-off.js';
 import { jsonEqual, MATCH_LIMITS, matchHeapBytes } from '../../src/pipeline/request-match.js';
 import { expectError, refusal, setup } from '../helpers.js';
+import { heavyMatch, type Match, matchesFilling, paddedMatch } from './budget-fill.js';
 
 type Setup = Awaited<ReturnType<typeof setup>>;
-type Match = { body?: Record<string, unknown>; query?: Record<string, unknown>; accountId?: string };
 
 const BUDGET = MATCH_LIMITS.maxTotalBytes;
 
-/** A `match` of many values (about 58 KB of JSON, so that `POST /__mock/faults` takes it): ~2 MB by the heap's measure. */
-const heavy: Match = {
-  body: { filters: [new Array(10_000).fill(0), new Array(10_000).fill(0), new Array(9_000).fill(0)] },
-};
-/** A `match` of `k` characters of text. */
-const padded = (k: number): Match => ({ body: { searchValue: 'x'.repeat(k) } });
-const PAD_MAX = 60_000;
-
-/** The `match`es whose heap measures add up to exactly `bytes` (each small enough for `POST /__mock/faults`). */
-function matchesFilling(bytes: number): Match[] {
-  const heavyBytes = matchHeapBytes(heavy);
-  const base = matchHeapBytes(padded(0));
-  const padMax = matchHeapBytes(padded(PAD_MAX));
-  const out: Match[] = [];
-  let left = bytes;
-  while (left >= heavyBytes + padMax + base) {
-    out.push(heavy);
-    left -= heavyBytes;
-  }
-  while (left >= padMax + base) {
-    out.push(padded(PAD_MAX));
-    left -= padMax;
-  }
-  // What is left is even (every measure is) and at least `base`.
-  out.push(padded((left - base) / 2));
-  expect(out.reduce((sum, m) => sum + matchHeapBytes(m), 0)).toBe(bytes);
-  return out;
-}
+const heavy = heavyMatch;
+const _padded = paddedMatch;
 
 /** Adds an endpoint fault with `match`, in process or over HTTP; answers the error of a refusal. */
 type Add = (

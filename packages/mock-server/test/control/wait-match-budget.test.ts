@@ -12,41 +12,15 @@ import { describe, expect, it } from 'vitest';
 import { MATCH_LIMITS, matchHeapBytes } from '../../src/pipeline/request-match.js';
 import { WAIT_LIMITS } from '../../src/pipeline/waiters.js';
 import { expectError, rejection, setup } from '../helpers.js';
+import { heavyMatch, type Match, matchesFilling, paddedMatch } from './budget-fill.js';
 
 type Setup = Awaited<ReturnType<typeof setup>>;
-type Match = { body?: Record<string, unknown>; query?: Record<string, unknown>; accountId?: string };
 
 const BUDGET = WAIT_LIMITS.maxMatchBytes;
 const ENDPOINT = 'workspaces.search';
 
-/** A `match` of many values (about 58 KB of JSON, within the JSON bounds): ~2 MB by the heap's measure. */
-const heavy: Match = {
-  body: { filters: [new Array(10_000).fill(0), new Array(10_000).fill(0), new Array(9_000).fill(0)] },
-};
-/** A `match` of `k` characters of text (`searchValue`), and the request it selects. */
-const padded = (k: number): Match => ({ body: { searchValue: 'x'.repeat(k) } });
-const PAD_MAX = 60_000;
-
-/** The `match`es whose heap measures add up to exactly `bytes` (each within a control body over HTTP). */
-function matchesFilling(bytes: number): Match[] {
-  const heavyBytes = matchHeapBytes(heavy);
-  const base = matchHeapBytes(padded(0));
-  const padMax = matchHeapBytes(padded(PAD_MAX));
-  const out: Match[] = [];
-  let left = bytes;
-  while (left >= heavyBytes + padMax + base) {
-    out.push(heavy);
-    left -= heavyBytes;
-  }
-  while (left >= padMax + base) {
-    out.push(padded(PAD_MAX));
-    left -= padMax;
-  }
-  // What is left is even (every measure is) and at least `base`.
-  out.push(padded((left - base) / 2));
-  expect(out.reduce((sum, m) => sum + matchHeapBytes(m), 0)).toBe(bytes);
-  return out;
-}
+const heavy = heavyMatch;
+const _padded = paddedMatch;
 
 /** What became of a wait once every task queued so far has run: still pending, or how it settled. */
 type Outcome = { state: 'pending' } | { state: 'refused'; status: number; code: string; message: string };
