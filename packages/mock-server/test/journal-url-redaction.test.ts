@@ -168,8 +168,13 @@ describe('redactUrls', () => {
       expect(out[0], JSON.stringify(raw)).not.toContain(SECRETS[0]);
       expect(out[0], JSON.stringify(raw)).not.toContain('pw-q7');
     }
-    // Starts as an http(s) URL but does not parse: read `[redacted]` as a whole.
+    // Starts as an http(s) URL but does not parse: read `[redacted]` as a whole where it has a place
+    // for secrets (user info, a query, a fragment); text that only starts so is kept.
     expect(redactUrls(['https://u:pw-q7@[bad/?sig=x'], 1024)?.value).toEqual([REDACTED]);
+    expect(redactUrls(['HTTPS: required', 'http: 500 errors'], 1024)?.value).toEqual([
+      'HTTPS: required',
+      'http: 500 errors',
+    ]);
   });
 
   it('parses at most `budget` characters of URLs, else answers undefined', () => {

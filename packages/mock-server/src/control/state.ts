@@ -73,15 +73,14 @@ export const StateSchema = z.strictObject({
 
 /**
  * The references and unique keys of a snapshot (by id), checked by `referenceProblems` as a scene's
- * are (by name): a run names its workspace, a workspace its guardrail rules, a rule its
- * notification configuration (a configuration no rule holds is free, whatever rule it names: a
- * create may take it); the ids of each list are used once, as the accounts' ids and a repository's
- * full name.
+ * are (by name): a run names its workspace, a rule its notification configuration (a configuration
+ * no rule holds is free, whatever rule it names: a create may take it). A workspace's `guardrails`
+ * are not checked: they may name a rule deleted since (the API keeps them). The ids of each list are
+ * used once, as the accounts' ids and a repository's full name.
  */
 export const SNAPSHOT_REFERENCES: DataReferences = Object.freeze<DataReferences>({
   references: [
     { from: 'runs', member: 'workspaceId', to: 'workspaces', toNoun: 'workspace', key: 'id' },
-    { from: 'workspaces', member: 'guardrails', to: 'rules', toNoun: 'rule', key: 'id' },
     { from: 'rules', member: 'notificationId', to: 'notifications', toNoun: 'notification', key: 'id' },
   ],
   unique: [

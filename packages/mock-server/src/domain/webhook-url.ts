@@ -177,6 +177,11 @@ function startsAsHttpUrl(text: string): boolean {
   return false;
 }
 
+/** Whether a text has a place a URL keeps secrets in: user info (`@`), a query (`?`), a fragment (`#`). */
+function hasUrlSecretPlace(text: string): boolean {
+  return text.includes('@') || text.includes('?') || text.includes('#');
+}
+
 /** A container {@link redactUrls} is walking: its members in order, `copy` made at its first change. */
 interface UrlFrame {
   readonly source: Record<string, unknown> | unknown[];
@@ -192,7 +197,8 @@ const CIRCULAR = '[circular]';
  * A JSON value with every string that is an absolute http(s) URL, at any depth (object members and
  * array items alike), shown as {@link redactUrl} shows it: its user name and password, and the values
  * of its secret-looking query and fragment parameters, read `[redacted]`; a string that starts as an
- * http(s) URL (`https:`, in any case, after blanks) but does not parse reads `[redacted]` as a whole.
+ * http(s) URL (`https:`, in any case, after blanks) but does not parse reads `[redacted]` as a whole
+ * when it has a place a URL keeps secrets in (`@`, `?` or `#`), and is kept otherwise (`HTTPS: required`).
  * A URL with nothing to redact is kept as written (not normalised), and any other string is kept:
  * text that merely mentions a URL is not a URL.
  *
@@ -217,6 +223,8 @@ export function redactUrls(value: unknown, budget: number): { value: unknown } |
     }
     left -= text.length;
     const redacted = redactUrl(text);
+    // One that does not parse is text (`HTTPS: required`) unless it has where a URL keeps secrets.
+    if (redacted === REDACTED) return hasUrlSecretPlace(text) ? REDACTED : text;
     return redacted.includes(REDACTED) ? redacted : text;
   };
   if (typeof value === 'string') {

@@ -220,6 +220,12 @@ describe('one check for the data, whatever its form', () => {
     expect((await m.call('DELETE', `/v2/workspaces/${workspace?.id}`)).status).toBe(200);
     const rule = await m.call('POST', '/v2/guardrails', { body: tagRuleBody('tags') });
     expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+    // A rule a workspace names in its guardrails, deleted: the workspace keeps naming it.
+    const named = (await m.core.control.getState()).accounts[0]?.workspaces.find(
+      (w) => w.guardrails.length > 0,
+    )?.guardrails[0];
+    expect(named).toBeDefined();
+    expect((await m.call('DELETE', `/v2/guardrails/${named}`)).status).toBe(200);
     const state = await m.core.control.getState();
     await m.core.control.setState(state);
     expect(await m.core.control.getState()).toEqual(state);
