@@ -27,6 +27,12 @@ export const GOAL = 90;
 /** @type {MutationModule[]} */
 export const MODULES = [
   {
+    // The one memory budget every store charges (issue 34).
+    name: 'budget',
+    mutate: ['packages/mock-server/src/store/budget.ts'],
+    tests: ['packages/mock-server/test/store/budget.test.ts'],
+  },
+  {
     name: 'json-bounds',
     mutate: ['packages/sdk/src/contract/json-bounds.ts'],
     tests: [

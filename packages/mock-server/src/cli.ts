@@ -70,6 +70,8 @@ ${controlFlag('--rate-limit')}
 ${controlFlag('--clock <real|manual>')}
   --journal-limit <n>      requests the journal keeps, 0 to ${JOURNAL_MAXIMA.limit} (default ${DEFAULT_JOURNAL_LIMIT})
   --journal-max-bytes <n>  bytes the journal keeps (default ${DEFAULT_JOURNAL_MAX_BYTES}, 16 MiB)
+  --budget-bytes <n>       bytes the mock keeps at run time, sessions included (default: half the heap limit)
+  --session-budget-bytes <n> bytes one session keeps of it (default: a quarter of the budget)
   --headers-timeout <ms>   time to send a request's headers (default ${DEFAULT_SERVER_TIMEOUTS.headersTimeoutMs})
   --request-timeout <ms>   time to send a whole request (default ${DEFAULT_SERVER_TIMEOUTS.requestTimeoutMs})
   --keep-alive-timeout <ms> idle keep-alive connections close after (default ${DEFAULT_SERVER_TIMEOUTS.keepAliveTimeoutMs})
@@ -257,6 +259,7 @@ async function main(argv: string[]): Promise<void> {
       // A manual clock stands at the start instant: only POST /__mock/clock moves it, and reset returns to it.
       ...(options.manualClock ? { clock: manualClock(Date.now()) } : {}),
       ...(options.journalMaxBytes !== undefined ? { journalMaxBytes: options.journalMaxBytes } : {}),
+      ...(options.budget ? { budget: options.budget } : {}),
       ...options.timeouts,
       ...(log ? { onRequest: (request) => log.log(request) } : {}),
       // Not silenced by --quiet (which turns off the request log only), like the start lines.

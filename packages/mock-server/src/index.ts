@@ -102,6 +102,7 @@ export {
   NotificationBody,
   WebhookHub,
   type WebhookHubOptions,
+  type WebhookLedgers,
 } from './domain/webhooks.js';
 export type { NumberRange } from './errors/ranges.js';
 export { HttpError } from './errors.js';
@@ -140,6 +141,19 @@ export {
 } from './pipeline/waiters.js';
 export { Collection, type QueryOptions } from './query/collection.js';
 export type { SortValue } from './query/compare.js';
+export {
+  BUDGET_RANGES,
+  BUDGET_STORES,
+  type BudgetFull,
+  type BudgetOptions,
+  type BudgetStore,
+  type BudgetStoreInfo,
+  type BudgetView,
+  DEFAULT_BUDGET_BYTES,
+  type Evictor,
+  Ledger,
+  MemoryBudget,
+} from './store/budget.js';
 export { SIZE_RANGES } from './store/seed/limits.js';
 export {
   SCENE_IAC_TYPES,

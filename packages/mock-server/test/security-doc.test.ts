@@ -18,7 +18,7 @@ import {
   MAX_CONNECTIONS_CHECK_MS,
   MIN_CONNECTIONS_CHECK_MS,
 } from '../src/adapters/node.js';
-import { DEFAULT_SESSION_BOUNDS, SESSION_RANGES, SESSIONS_MEMORY_BUDGET } from '../src/app/sessions.js';
+import { DEFAULT_SESSION_BOUNDS, SESSION_RANGES } from '../src/app/sessions.js';
 import { DEFAULT_LOGIN_THROTTLE } from '../src/auth/login.js';
 import { MAX_SNAPSHOT_BYTES } from '../src/control/state.js';
 import { DEFAULT_ACCOUNT_LIMITS } from '../src/domain/caps.js';
@@ -45,6 +45,13 @@ import { CHANGE_LOG_LENGTH, MAX_COMPOSITE_INDEXES } from '../src/query/collectio
 import { SPLIT_PATTERN_BOUNDS } from '../src/query/glob.js';
 import { TEXT_CHUNK_RECORDS } from '../src/query/text.js';
 import { VERSION_KEY_BOUNDS } from '../src/query/versions.js';
+import {
+  BUDGET_RANGES,
+  BUDGET_STORE_NAMES,
+  BUDGET_STORES,
+  DEFAULT_BUDGET_BYTES,
+  HEAP_BUDGET_SHARE,
+} from '../src/store/budget.js';
 import { COMPACT_AFTER_HOLES, EventLog } from '../src/store/event-log.js';
 import { RUN_CACHE_WORKSPACES } from '../src/store/runs.js';
 import { SIZE_MAXIMA } from '../src/store/seed/limits.js';
@@ -83,7 +90,13 @@ describe('docs/security.md matches the code', () => {
       'sessions',
       `\`sessions.max\` 0 to ${n(SESSION_RANGES.max.max)} live at a time, default ${DEFAULT_SESSION_BOUNDS.max}`,
     ],
-    ['sessions memory', `within ${kib(SESSIONS_MEMORY_BUDGET)} by the seed's estimate`],
+    ['sessions memory', 'within its share of the memory budget (`budget.sessionBytes`'],
+    ['budget default', `a fixed ${kib(DEFAULT_BUDGET_BYTES)}`],
+    ['budget share', `Default ${HEAP_BUDGET_SHARE === 0.5 ? 'half' : HEAP_BUDGET_SHARE} the heap`],
+    [
+      'budget range',
+      `\`budget.bytes\`: ${kib(BUDGET_RANGES.bytes.min)} to ${BUDGET_RANGES.bytes.max / 1024 ** 3} GiB`,
+    ],
     ['sorted indexes', `at most ${MAX_COMPOSITE_INDEXES} of several keys`],
     ['text index chunks', `${n(TEXT_CHUNK_RECORDS)} records`],
     ['change log', `its last ${n(CHANGE_LOG_LENGTH)} changes`],
@@ -165,6 +178,22 @@ describe('docs/security.md matches the code', () => {
   ] as Array<[string, string | RegExp]>)('%s: says %j', (_, text) => {
     if (typeof text === 'string') expect(doc).toContain(text);
     else expect(doc).toMatch(text);
+  });
+});
+
+/** The memory budget's table lists every store the budget charges, with what it does when full. */
+describe('docs/security.md: the memory budget table matches BUDGET_STORES', () => {
+  const section = doc.split('### The memory budget')[1]?.split('\n### ')[0] ?? '';
+  const rows = section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => line.split('|').map((cell) => cell.trim()));
+  it('has one row per store, in order, each saying whether it refuses or evicts', () => {
+    expect(rows.map((cells) => cells[1])).toEqual(BUDGET_STORE_NAMES.map((name) => `\`${name}\``));
+    for (const cells of rows) {
+      const name = (cells[1] as string).replaceAll('`', '') as keyof typeof BUDGET_STORES;
+      expect(cells[3]).toMatch(BUDGET_STORES[name].full === 'refuses' ? /^refuses/ : /^evicts/);
+    }
   });
 });
 

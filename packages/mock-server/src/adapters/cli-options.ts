@@ -13,6 +13,7 @@ import type { Scenario } from '../domain/scenario.js';
 import { FAULT_DELAY_RANGE } from '../pipeline/faults.js';
 import { isLoopbackHost } from '../pipeline/host.js';
 import { JOURNAL_RANGES } from '../pipeline/journal.js';
+import { BUDGET_RANGES } from '../store/budget.js';
 import {
   estimateSeedBytes,
   SEED_MEMORY_BUDGET,
@@ -103,6 +104,8 @@ export interface ServeOptions {
   journalLimit?: number;
   /** See `journalLimit`. */
   journalMaxBytes?: number;
+  /** The memory budget (`--budget-bytes`, `--session-budget-bytes`). */
+  budget?: { bytes?: number; sessionBytes?: number };
   /** Connection timeouts, ms (`--headers-timeout`, `--request-timeout`, `--keep-alive-timeout`, `--idle-timeout`). */
   timeouts: Partial<
     Record<'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'idleTimeoutMs', number>
@@ -274,6 +277,8 @@ export function parseCommandLine(
         'session-idle': { type: 'string' },
         clock: { type: 'string' },
         'journal-max-bytes': { type: 'string' },
+        'budget-bytes': { type: 'string' },
+        'session-budget-bytes': { type: 'string' },
         'headers-timeout': { type: 'string' },
         'request-timeout': { type: 'string' },
         'keep-alive-timeout': { type: 'string' },
@@ -423,6 +428,15 @@ export function parseCommandLine(
           JOURNAL_RANGES.maxBytes.min,
           JOURNAL_RANGES.maxBytes.max,
         );
+  const budget: { bytes?: number; sessionBytes?: number } = {};
+  for (const [flag, key] of [
+    ['budget-bytes', 'bytes'],
+    ['session-budget-bytes', 'sessionBytes'],
+  ] as const) {
+    const text = str(flag);
+    if (text !== undefined)
+      budget[key] = wholeNumber(flag, text, BUDGET_RANGES[key].min, BUDGET_RANGES[key].max);
+  }
   const timeouts: ServeOptions['timeouts'] = {};
   for (const [flag, key] of TIMEOUT_FLAGS) {
     const text = str(flag);
@@ -474,6 +488,7 @@ export function parseCommandLine(
       ...(clock === 'manual' ? { manualClock: true } : {}),
       ...(journalLimit !== undefined ? { journalLimit } : {}),
       ...(journalMaxBytes !== undefined ? { journalMaxBytes } : {}),
+      ...(Object.keys(budget).length > 0 ? { budget } : {}),
       timeouts,
     },
   };

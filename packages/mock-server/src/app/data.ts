@@ -10,6 +10,7 @@
 import { type DataSource, estimateDataBytes } from '../control/data.js';
 import type { DomainServices } from '../domain/simulate.js';
 import { IntegrationCreateBody, type WebhookHub } from '../domain/webhooks.js';
+import type { Ledger } from '../store/budget.js';
 import { IdFactory } from '../store/ids.js';
 import { Random } from '../store/random.js';
 import { generateLazyState, generateSceneState, seedProgressTotal } from '../store/seed.js';
@@ -67,25 +68,29 @@ export class MockData {
    * @param keyPairs gives each installed state its accounts' key pairs.
    * @param onInstall runs before each install (the mock forgets verified tokens and webhooks).
    * @param onSeedProgress reports generation progress (the `onSeedProgress` option).
-   * @param charge in a session's core, charges the memory data is estimated to take
-   *   ({@link sessionBytes}) against the sessions' budget before it is loaded (409 past it).
+   * @param ledger the data's ledger in the memory budget: each load charges what the data is
+   *   estimated to take ({@link sessionBytes}) beyond `baseline`, in the place of what the data before
+   *   held (its records added since included); handlers charge the records they add to it.
+   * @param baseline what the data may take uncharged: the start data's estimate in a mock's own core
+   *   (the start data is outside the budget), 0 in a session's (its data is what it adds).
    */
   constructor(
     private readonly keyPairs: KeyPairs,
     private readonly onInstall: () => void,
-    private readonly onSeedProgress?: ((done: number, total: number) => void) | undefined,
-    private readonly charge?: ((bytes: number, force?: boolean) => void) | undefined,
+    private readonly onSeedProgress: ((done: number, total: number) => void) | undefined,
+    readonly ledger: Ledger,
+    private readonly baseline = 0,
   ) {}
 
   /**
    * Loads a seed and sizes (generated lazily), a scene, or a snapshot (kept as JSON: fresh records
    * each load; or a checked state, loaded once). Generated data already in memory is shared, not
-   * generated again (then its progress is reported once, done). In a session, the data is charged
-   * first (`force`: whatever the budget says, for a reset to the start data).
-   * @throws HttpError 409 when a session's data would pass the sessions' budget (nothing changes).
+   * generated again (then its progress is reported once, done). The data is charged first
+   * (`force`: whatever the budget says, for a reset to the start data).
+   * @throws HttpError 409 `budget_exceeded` when the data would pass the budget (nothing changes).
    */
   load(source: DataSource, force = false): void {
-    this.charge?.(sessionBytes(source), force);
+    this.ledger.set(Math.max(0, sessionBytes(source) - this.baseline), force);
     if ('snapshot' in source) {
       this.install(JSON.parse(source.snapshot) as MockState);
       return;

@@ -9,7 +9,7 @@
 import { readHeader } from '@iacm/sdk/contract';
 import { Login, LoginThrottle } from '../auth/login.js';
 import { type ControlExposure, controlExposureOf } from '../control/access.js';
-import type { CheckedData } from '../control/data.js';
+import { type CheckedData, estimateDataBytes } from '../control/data.js';
 import { type ControlPlane, createControlPlane } from '../control/plane.js';
 import { RESET_STAGES, type ResetStage, type Resettable } from '../control/reset.js';
 import type { ControlDeps } from '../control/route.js';
@@ -27,6 +27,7 @@ import { EventCursor } from '../operations/event-cursor.js';
 import { type MockClock, MovableClock, notifyingMoves } from '../pipeline/clock.js';
 import { handleRequest, type PipelineParts } from '../pipeline/handle.js';
 import { Waiters } from '../pipeline/waiters.js';
+import type { MemoryBudget } from '../store/budget.js';
 import { Random } from '../store/random.js';
 import { DEFAULT_SEED, type MockAccount } from '../store/state.js';
 import type { Store } from '../store/store.js';
@@ -36,7 +37,7 @@ import { KeyPairs } from './key-pairs.js';
 import type { MockOptions, StartConfiguration } from './options.js';
 import { pipelineParts } from './pipeline-parts.js';
 import { randomHex } from './secrets.js';
-import { chargeOf, type SessionHost, sessionHostOf, startOf } from './session-host.js';
+import { budgetOf, type SessionHost, sessionHostOf, startOf } from './session-host.js';
 import { SESSION_HEADER } from './sessions.js';
 import { Timeline } from './timeline.js';
 
@@ -66,6 +67,8 @@ export class MockCore {
   readonly clock: MockClock;
 
   readonly #start: StartConfiguration;
+  /** The memory budget every store charges (a session's: its share of its mock's). */
+  readonly #budget: MemoryBudget;
   /** The sessions (`X-Iacm-Mock-Session`); `undefined` in a session's own core. */
   readonly #sessions: SessionHost<MockCore> | undefined;
   readonly #data: MockData;
@@ -73,7 +76,7 @@ export class MockCore {
   /** The timed runs and the scenario: settled before each request, control call and clock move. */
   readonly #timeline: Timeline;
   /** The pending waits (`control.waitFor`, `control.nextDelivery`): told by the journal and the hub. */
-  readonly #waiters = new Waiters();
+  readonly #waiters: Waiters;
   /** How many resets so far: a request that started before a reset is not journaled after it. */
   #resets = 0;
   /** Every part of the state, each able to go back to its start value; `reset()` walks `RESET_STAGES`. */
@@ -83,10 +86,14 @@ export class MockCore {
   constructor(options: MockOptions = {}) {
     const start = startOf(options);
     this.#start = start;
+    const budget = budgetOf(options, start);
+    this.#budget = budget;
+    this.#waiters = new Waiters(budget.ledger('waits'));
     // Sessions end (by DELETE or idleness) with their waits cancelled and their timers stopped.
     this.#sessions = sessionHostOf(
       options,
       start,
+      budget,
       (own) => new MockCore(own),
       (core, why) => core.#stop(why),
     );
@@ -111,14 +118,17 @@ export class MockCore {
       seed: () => this.store.origin.seed,
       retention: start.retention,
       onAttempt: (attempt, integration) => this.#waiters.attempted(attempt, integration),
+      ledgers: { webhooks: budget.ledger('webhooks'), attempts: budget.ledger('attempts') },
     });
     this.#timeline = new Timeline({
+      budget,
       data: () => this.#data,
       queued: (account, entry) => dispatchNotification(this.webhooks, account, entry),
       retention: () => start.retention,
       now: () => this.now(),
     });
     this.#pipeline = pipelineParts(start, {
+      budget,
       login,
       cursor,
       events: this.#timeline.events,
@@ -146,7 +156,15 @@ export class MockCore {
     };
     // Replacing the data drops what belonged to it: verified tokens, deliveries, pending steps.
     const replaced = () => [login.forgetVerified(), this.webhooks.clear(), this.#timeline.clear()];
-    this.#data = new MockData(new KeyPairs(options), replaced, options.onSeedProgress, chargeOf(options));
+    // The start data is outside a mock's budget (what it takes beyond it is charged); a session's is its own.
+    const baseline = this.#sessions ? estimateDataBytes(start.data) : 0;
+    this.#data = new MockData(
+      new KeyPairs(options),
+      replaced,
+      options.onSeedProgress,
+      budget.ledger('data'),
+      baseline,
+    );
     this.control = createControlPlane(coreView(this.#timeline, this), {
       journal,
       faults,
@@ -158,6 +176,7 @@ export class MockCore {
       load: (data) => this.#load(data),
       sessions: this.#sessions?.control(),
       scenarioProgress: () => this.#timeline.progress(),
+      budget: () => budget.view(),
     } satisfies ControlDeps);
     this.#load({ source: start.data, scenario: start.scenario });
   }
@@ -180,6 +199,8 @@ export class MockCore {
     this.#waiters.rejectAll(reason);
     this.webhooks.clear();
     this.#timeline.clear();
+    // What the session kept goes back to its mock's budget.
+    this.#budget.close();
   }
 
   /** The parts of the state `control.reset()` restores, in order (`docs/mock-server.md`, "Reset"). */

@@ -33,6 +33,7 @@ import {
   type JournalBounds,
 } from '../pipeline/journal.js';
 import { type RateLimit, type TrustProxy, toRateLimit } from '../pipeline/rate-limit.js';
+import { type BudgetOptions, toBudgetOptions } from '../store/budget.js';
 import { checkSeedOption, checkSeedSizes, SIZE_GROUP } from '../store/seed/limits.js';
 import type { Scene } from '../store/seed/scene.js';
 import { DEFAULT_SEED, type MockState, type SeedSizes } from '../store/state.js';
@@ -176,6 +177,16 @@ export interface MockOptions {
    * `RangeError` naming the bound.
    */
   sessions?: Partial<SessionBounds>;
+  /**
+   * The memory budget (`docs/security.md`, "The memory budget"): `bytes`, what the mock keeps at run
+   * time beyond its start data, by the heap's measure, its sessions included (1 MiB to 64 GiB; default
+   * half the heap limit where the runtime tells it: Node, Bun, Deno; else 256 MiB); `sessionBytes`, what one session
+   * keeps of it (0 to `bytes`; default a quarter of `bytes`). Every store charges what it keeps when
+   * it keeps it: past the budget a write is a 409 `budget_exceeded` naming the store and the option,
+   * and the journal, the event log and the attempt log drop their oldest entries instead. Out of
+   * range: a `RangeError` naming the member. `control.budget()` answers what is used.
+   */
+  budget?: Partial<BudgetOptions>;
 }
 
 export type { DataSource } from '../control/data.js';
@@ -213,6 +224,8 @@ export interface StartConfiguration {
   readonly tokenTtlSeconds: number;
   /** The sessions' bounds. */
   readonly sessions: SessionBounds;
+  /** The memory budget and a session's share of it. */
+  readonly budget: BudgetOptions;
 }
 
 /**
@@ -314,5 +327,6 @@ export function startConfiguration(options: MockOptions, given?: CheckedData): S
     trustProxy: typeof trustProxy === 'boolean' ? trustProxy : numberOption(options, 'trustProxy', 0),
     tokenTtlSeconds: numberOption(options, 'tokenTtlSeconds', DEFAULT_TOKEN_TTL_SECONDS),
     sessions: toSessionBounds(options.sessions),
+    budget: toBudgetOptions(options.budget),
   });
 }

@@ -13,6 +13,7 @@ import type { PipelineParts } from '../pipeline/handle.js';
 import { Journal } from '../pipeline/journal.js';
 import { OneOffStage } from '../pipeline/one-off.js';
 import { RateLimiter } from '../pipeline/rate-limit.js';
+import type { MemoryBudget } from '../store/budget.js';
 import type { MockData } from './data.js';
 import type { StartConfiguration } from './options.js';
 
@@ -24,13 +25,15 @@ export interface PipelineLinks extends Pick<PipelineParts, 'login' | 'now' | 're
   readonly cursor: EventCursor;
   /** The event recorder. */
   readonly events: EventRecorder;
-  /** The mock's data: its store, generator and ids (read at each use: a reset replaces them). */
-  data(): Pick<MockData, 'store' | 'random' | 'newId'>;
+  /** The mock's memory budget: the journal, the faults and the one-off answers charge what they keep. */
+  readonly budget: MemoryBudget;
+  /** The mock's data: its store, generator and ids (read at each use: a reset replaces them), and its ledger. */
+  data(): Pick<MockData, 'store' | 'random' | 'newId' | 'ledger'>;
 }
 
 /** The pipeline's parts for a mock started from `start`. */
 export function pipelineParts(start: StartConfiguration, links: PipelineLinks): PipelineParts {
-  const { login, cursor, events, data, now, resets, control } = links;
+  const { budget, login, cursor, events, data, now, resets, control } = links;
   return {
     login,
     now,
@@ -46,16 +49,22 @@ export function pipelineParts(start: StartConfiguration, links: PipelineLinks): 
       decodeCursor: (token, hash) => cursor.decode(token, hash),
       events,
       limits: () => start.limits,
+      get records() {
+        return data().ledger;
+      },
     },
-    journal: new Journal(start.journal),
+    journal: new Journal(start.journal, budget.ledger('journal')),
     rateLimiter: new RateLimiter(start.rateLimit),
     trustProxy: start.trustProxy,
-    faults: new FaultBook({ delayMs: start.delayMs }),
+    faults: new FaultBook({ delayMs: start.delayMs, ledger: budget.ledger('faults') }),
     // Over HTTP, `Prefer: code=` is for whoever may use the control plane (open, or with its token).
-    oneOff: new OneOffStage({
-      open: controlExposureOf(start.controlAccess) === 'open',
-      token: start.controlAccess.enabled ? start.controlAccess.token : undefined,
-    }),
+    oneOff: new OneOffStage(
+      {
+        open: controlExposureOf(start.controlAccess) === 'open',
+        token: start.controlAccess.enabled ? start.controlAccess.token : undefined,
+      },
+      budget.ledger('oneOff'),
+    ),
     maxBodyBytes: start.maxBodyBytes,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * A mock's sessions ({@link SessionHost}): what a session's core is made from (this mock's options
- * with the session's data source), the memory its data is estimated to take (charged against the
- * sessions' budget, `app/sessions.ts`), and the requests that name one.
+ * with the session's data source, and its share of the mock's memory budget, `store/budget.ts`), and
+ * the requests that name one.
  *
  * @module
  */
@@ -12,8 +12,8 @@ import { stripUndefined } from '../http/objects.js';
 import { checkHost } from '../pipeline/host.js';
 import { readRequestLine } from '../pipeline/request.js';
 import { errorResponse, withRequestId } from '../pipeline/respond.js';
+import { MemoryBudget } from '../store/budget.js';
 import type { MockAccount } from '../store/state.js';
-import { sessionBytes } from './data.js';
 import { type MockOptions, type StartConfiguration, startConfiguration } from './options.js';
 import { randomHex } from './secrets.js';
 import { MockSessions, type SessionUse } from './sessions.js';
@@ -42,23 +42,16 @@ export function sessionOptions(options: MockOptions, source: CheckedSessionSourc
 /**
  * Marks the options of a session's core (package-private: a session does not make sessions), with
  * its start configuration, resolved once by the mock that makes it (for its memory estimate too),
- * and how its data is charged when it replaces it.
+ * and its share of the mock's memory budget.
  */
 const IN_SESSION: unique symbol = Symbol('iacm-mock-session');
-
-/**
- * Charges a session's data against the sessions' budget when the session replaces it (`bytes`, its
- * estimate, in the place of the data's before); `force` for a reset back to its start data.
- * @throws HttpError 409 past the budget (nothing changes).
- */
-export type DataCharge = (bytes: number, force?: boolean) => void;
 
 /** What the mock that owns a session makes its core with. */
 export interface SessionStart {
   /** The session's start configuration. */
   readonly start: StartConfiguration;
-  /** Charges its data when it is replaced. */
-  readonly charge: DataCharge;
+  /** The session's share of the mock's memory budget: everything the session keeps is charged to it. */
+  readonly budget: MemoryBudget;
 }
 
 /** The options of a session's core, as the mock that owns it makes them. */
@@ -69,9 +62,12 @@ export function startOf(options: MockOptions): StartConfiguration {
   return (options as SessionOptions)[IN_SESSION]?.start ?? startConfiguration(options);
 }
 
-/** How a session's core charges its data when it replaces it; `undefined` outside a session. */
-export function chargeOf(options: MockOptions): DataCharge | undefined {
-  return (options as SessionOptions)[IN_SESSION]?.charge;
+/**
+ * A core's memory budget: a session's, its share of the mock's (made by the mock that made it); else
+ * a budget of its own, as the options say (`budget.bytes`).
+ */
+export function budgetOf(options: MockOptions, start: StartConfiguration): MemoryBudget {
+  return (options as SessionOptions)[IN_SESSION]?.budget ?? new MemoryBudget(start.budget.bytes);
 }
 
 /**
@@ -81,6 +77,7 @@ export function chargeOf(options: MockOptions): DataCharge | undefined {
 export function sessionHostOf<T extends SessionCore>(
   options: MockOptions,
   start: StartConfiguration,
+  budget: MemoryBudget,
   make: (options: MockOptions) => T,
   stop: (core: T, reason: string) => void,
 ): SessionHost<T> | undefined {
@@ -88,6 +85,7 @@ export function sessionHostOf<T extends SessionCore>(
   return new SessionHost<T>(
     options,
     start,
+    budget,
     (own, owned) => make({ ...own, [IN_SESSION]: owned } as SessionOptions),
     stop,
   );
@@ -111,22 +109,28 @@ export class SessionHost<T extends SessionCore> {
   readonly #options: MockOptions;
   readonly #access: ControlAccess;
   readonly #make: (options: MockOptions, session: SessionStart) => T;
+  readonly #budget: MemoryBudget;
+  readonly #sessionBytes: number;
 
   /**
    * @param options the mock's options (a session's are made from them, `sessionOptions`).
-   * @param start the mock's start configuration (its session bounds and control access).
-   * @param make makes a session's core from its options, its start configuration and its data charge.
+   * @param start the mock's start configuration (its session bounds, control access and budget).
+   * @param budget the mock's memory budget, of which each session gets its share.
+   * @param make makes a session's core from its options, its start configuration and its budget.
    * @param stop ends a session's core (its waits cancelled, its timers stopped).
    * @param wall the wall clock sessions are idle by, epoch milliseconds (default `Date.now`).
    */
   constructor(
     options: MockOptions,
     start: StartConfiguration,
+    budget: MemoryBudget,
     make: (options: MockOptions, session: SessionStart) => T,
     stop: (core: T, reason: string) => void,
     wall: () => number = Date.now,
   ) {
     this.#options = options;
+    this.#budget = budget;
+    this.#sessionBytes = start.budget.sessionBytes;
     this.#access = start.controlAccess;
     this.#make = make;
     this.#sessions = new MockSessions<T>(start.sessions, stop, wall);
@@ -138,17 +142,15 @@ export class SessionHost<T extends SessionCore> {
       create: (source) => {
         const options = sessionOptions(this.#options, source);
         const start = startConfiguration(options, source.data);
-        // The session's id is known once it is made: its charges before that (its start) are the create's.
-        let made: string | undefined;
-        const charge: DataCharge = (bytes, force) => {
-          if (made !== undefined) this.#sessions.recharge(made, bytes, force);
-        };
-        const { id, core } = this.#sessions.create(
-          () => this.#make(options, { start, charge }),
-          sessionBytes(start.data),
-        );
-        made = id;
-        return { id, accounts: core.accounts() };
+        // Its share of the budget: what its core keeps (its data first) is charged to it and to the mock's.
+        const budget = this.#budget.child(this.#sessionBytes, 'this session');
+        try {
+          const { id, core } = this.#sessions.create(() => this.#make(options, { start, budget }));
+          return { id, accounts: core.accounts() };
+        } catch (error) {
+          budget.close();
+          throw error;
+        }
       },
       list: () => this.#sessions.list(),
       end: (id) => this.#sessions.end(id),

@@ -55,8 +55,9 @@ export function toSessionBounds(given: Partial<SessionBounds> | undefined): Sess
 }
 
 /**
- * The memory all sessions' data may take together, by the seed's estimate (`estimateSeedBytes`):
- * 256 MiB, about 170 sessions of the default sizes. A session whose data would pass it is a 409.
+ * @deprecated The sessions no longer have a budget of their own: they share the mock's memory budget
+ * (the `budget` option, `store/budget.ts`), each within its `budget.sessionBytes`. This is the core's
+ * default `budget.bytes` (256 MiB).
  */
 export const SESSIONS_MEMORY_BUDGET = 256 * 1024 * 1024;
 
@@ -65,8 +66,6 @@ interface SessionEntry<T> {
   readonly id: string;
   readonly core: T;
   readonly createdAt: number;
-  /** The estimated memory of its data, bytes (charged anew when the session replaces its data). */
-  bytes: number;
   lastUsedAt: number;
   /** Requests to it not yet answered: a session is not ended as idle while one is under way. */
   inFlight: number;
@@ -89,8 +88,6 @@ export interface SessionUse<T> {
  */
 export class MockSessions<T> {
   readonly #entries = new Map<string, SessionEntry<T>>();
-  /** The estimated memory of the live sessions' data together, bytes. */
-  #bytes = 0;
 
   /**
    * @param bounds the most sessions and their idle time.
@@ -104,12 +101,12 @@ export class MockSessions<T> {
   ) {}
 
   /**
-   * Adds a session made by `make` (called only once there is room), with a new random id; `bytes` is
-   * the estimated memory of its data.
-   * @throws HttpError 409 `conflict` naming the bound when `max` sessions are live, or when its data
-   *   would take the sessions past {@link SESSIONS_MEMORY_BUDGET}.
+   * Adds a session made by `make` (called only once there is room), with a new random id. What its
+   * data takes is charged by its core, against its own share of the mock's memory budget.
+   * @throws HttpError 409 `conflict` naming the bound when `max` sessions are live; whatever `make`
+   *   throws (a 409 `budget_exceeded` for data past the budget).
    */
-  create(make: () => T, bytes = 0): { id: string; core: T } {
+  create(make: () => T): { id: string; core: T } {
     this.#sweep();
     if (this.#entries.size >= this.bounds.max) {
       throw new HttpError(
@@ -118,13 +115,11 @@ export class MockSessions<T> {
         `at most ${this.bounds.max} sessions at a time (the sessions.max bound): end one with DELETE /__mock/sessions/{id}`,
       );
     }
-    this.#checkRoom(bytes, 0);
     const core = make();
     let id = `ses_${randomHex(8)}`;
     while (this.#entries.has(id)) id = `ses_${randomHex(8)}`;
     const at = this.now();
-    this.#entries.set(id, { id, core, createdAt: at, bytes, lastUsedAt: at, inFlight: 0 });
-    this.#bytes += bytes;
+    this.#entries.set(id, { id, core, createdAt: at, lastUsedAt: at, inFlight: 0 });
     return { id, core };
   }
 
@@ -158,32 +153,6 @@ export class MockSessions<T> {
     };
   }
 
-  /**
-   * Charges session `id`'s data anew when it is replaced (`POST /__mock/seed`, `PUT /__mock/state`,
-   * a scene or a scenario inside the session): its estimate `bytes` instead of the one before.
-   * `force` (a reset back to the session's start data) charges it whatever the budget says.
-   * @throws HttpError 409 `conflict` when the sessions' data would pass {@link SESSIONS_MEMORY_BUDGET}
-   *   (nothing changes), or 404 for a session that has ended.
-   */
-  recharge(id: string, bytes: number, force = false): void {
-    const entry = this.#entries.get(id);
-    if (!entry) throw new HttpError(404, 'not_found', `no session with id "${clip(id, 40)}"`);
-    if (!force) this.#checkRoom(bytes, entry.bytes);
-    this.#bytes += bytes - entry.bytes;
-    entry.bytes = bytes;
-  }
-
-  /** 409 when data of `bytes` in the place of `replaced` would take the sessions past the budget. */
-  #checkRoom(bytes: number, replaced: number): void {
-    if (this.#bytes - replaced + bytes <= SESSIONS_MEMORY_BUDGET) return;
-    const mb = (n: number) => `${Math.ceil(n / 1024 / 1024)} MiB`;
-    throw new HttpError(
-      409,
-      'conflict',
-      `the sessions' data may take ${mb(SESSIONS_MEMORY_BUDGET)} together; ${mb(this.#bytes - replaced)} are taken and this one would take about ${mb(bytes)}: end some sessions, or ask for smaller sizes`,
-    );
-  }
-
   /** The live sessions, oldest first (idle ones ended first). */
   list(): SessionView[] {
     this.#sweep();
@@ -203,7 +172,6 @@ export class MockSessions<T> {
     const entry = this.#entries.get(id);
     if (!entry) throw new HttpError(404, 'not_found', `no session with id "${clip(id, 40)}"`);
     this.#entries.delete(id);
-    this.#bytes -= entry.bytes;
     this.onEnd(entry.core, `the session ${id} was ended`);
   }
 
@@ -218,7 +186,6 @@ export class MockSessions<T> {
     for (const entry of [...this.#entries.values()]) {
       if (entry.lastUsedAt > limit || entry.inFlight > 0) continue;
       this.#entries.delete(entry.id);
-      this.#bytes -= entry.bytes;
       this.onEnd(entry.core, `the session ${entry.id} expired after ${this.bounds.idleMs} ms unused`);
     }
   }

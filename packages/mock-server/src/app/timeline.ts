@@ -22,13 +22,16 @@ import { type CheckedSimulatedRun, type DomainServices, simulateRunOnWorkspace }
 import { type TimedRunAnswer, TimedRuns } from '../domain/timed-runs.js';
 import { HttpError } from '../errors.js';
 import { MAX_CLOCK_MS } from '../pipeline/clock.js';
+import type { Ledger, MemoryBudget } from '../store/budget.js';
 import type { AccountStore } from '../store/store.js';
 import type { MockData } from './data.js';
 
 /** What a timeline reads of the mock it belongs to. */
 export interface TimelineParts {
   /** The mock's data: its store, generator, ids and build numbers (read at each use: a reset replaces them). */
-  data(): Pick<MockData, 'store' | 'random' | 'newId' | 'nextBuild'>;
+  data(): Pick<MockData, 'store' | 'random' | 'newId' | 'nextBuild' | 'ledger'>;
+  /** The mock's memory budget: the events, the timed runs and the scenario's steps charge what they keep. */
+  readonly budget: MemoryBudget;
   /** Called for each queued notification (the webhook hub delivers it). */
   queued(account: AccountStore, entry: OutboxEntry): void;
   /** The retention bounds. */
@@ -51,20 +54,37 @@ export class Timeline {
   readonly domain: DomainServices;
   readonly #timedRuns: TimedRuns;
   readonly #scenario: ScenarioPlayer;
+  /** The budget's `events` ledger: the run-time events and the outbox entries of every account. */
+  readonly #events: Ledger;
 
   /** Creates the timeline of a mock. */
   constructor(parts: TimelineParts) {
     this.#parts = parts;
     const at = () => this.#stepAt ?? parts.now();
-    this.events = new EventRecorder(() => parts.data().random, at, parts.queued, parts.retention);
+    this.#events = parts.budget.ledger('events');
+    this.events = new EventRecorder(() => parts.data().random, at, parts.queued, parts.retention, {
+      ledger: this.#events,
+      // Within `retention.eventBytes`, and never more than a quarter of the budget: the event log
+      // cannot take the room the refusing stores need (it is not asked to make room).
+      maxBytes: () => Math.min(parts.retention().eventBytes, Math.floor(parts.budget.limit / 4)),
+    });
     this.domain = {
       now: at,
       newId: (instant) => parts.data().newId(instant ?? at()),
       nextBuild: () => parts.data().nextBuild(),
       events: this.events,
+      // What the domain adds to the records (runs, labels) is charged to the data's ledger.
+      get records() {
+        return parts.data().ledger;
+      },
     };
-    this.#timedRuns = new TimedRuns(this.domain, MAX_CLOCK_MS, () => this.settle());
-    this.#scenario = new ScenarioPlayer(() => this.settle());
+    this.#timedRuns = new TimedRuns(
+      this.domain,
+      MAX_CLOCK_MS,
+      () => this.settle(),
+      parts.budget.ledger('timedRuns'),
+    );
+    this.#scenario = new ScenarioPlayer(() => this.settle(), parts.budget.ledger('scenario'));
   }
 
   /** A simulated run on a workspace of `accounts`: finished at once, or (with `timing`) scheduled. */
@@ -85,6 +105,8 @@ export class Timeline {
    */
   checkFits(scenario: CheckedScenario): void {
     checkScenarioFits(scenario, this.#parts.now(), MAX_CLOCK_MS);
+    // And that its steps fit the memory budget (a 409 `budget_exceeded`), before its scene is loaded.
+    this.#scenario.checkRoom(scenario);
   }
 
   /** Schedules a checked scenario's timeline (its scene just loaded) from the clock's now; applies what is due. */
@@ -118,6 +140,8 @@ export class Timeline {
   clear(): void {
     this.#timedRuns.clear();
     this.#scenario.clear();
+    // The events recorded at run time go with their data.
+    this.#events.releaseAll();
   }
 
   /**

@@ -14,6 +14,7 @@
  */
 import type { JsonBounds } from '@iacm/sdk/contract';
 import type * as z from 'zod';
+import type { BudgetStore } from '../store/budget.js';
 import type { ResetStage } from './reset.js';
 
 /** An HTTP method the control plane serves. */
@@ -178,6 +179,27 @@ export type ControlStore =
   | 'rateLimit'
   | 'clock'
   | 'sessions';
+
+/**
+ * What the memory budget (`store/budget.ts`) charges for each store a control capability writes: the
+ * budget stores it keeps its bytes in, or why it keeps none that grow (a bound of its own, fixed in
+ * size). Typed over every {@link ControlStore}: a store added to that list does not compile until it
+ * says how it is charged, and the walk test (`test/control/budget-walk.test.ts`) writes through every
+ * row and checks the bytes move.
+ */
+export const CONTROL_STORE_CHARGES = {
+  data: ['data', 'events'],
+  scenario: ['scenario'],
+  timedRuns: ['timedRuns'],
+  webhooks: ['webhooks', 'attempts'],
+  journal: ['journal'],
+  waits: ['waits'],
+  faults: ['faults'],
+  oneOff: ['oneOff'],
+  rateLimit: 'the rate limit: one setting, and counters bounded by the clients of one window',
+  clock: 'the clock: one number',
+  sessions: ['data', 'events'],
+} as const satisfies Record<ControlStore, readonly BudgetStore[] | string>;
 
 /**
  * One control capability, declared once. `F` is the in-process method's signature (`never` for a

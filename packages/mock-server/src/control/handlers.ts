@@ -72,6 +72,7 @@ export const CONTROL_HANDLERS: ControlHandlers<ControlTableOf> = {
   // A scenario's data always plays its timeline, and answers it.
   play: ({ deps, body }) => deps.load(body) as ScenarioAnswer,
   scenarioProgress: ({ deps }) => deps.scenarioProgress(),
+  budget: ({ deps }) => deps.budget(),
   journal: ({ deps, query }) =>
     deps.journal.list(
       journalListingLimit(queryNumber(query.limit)),

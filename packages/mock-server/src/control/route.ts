@@ -4,6 +4,7 @@
  *
  * @module
  */
+
 import type { IacStack, JsonBounds, WebhookPayload, WorkspaceRun } from '@iacm/sdk/contract';
 import type * as z from 'zod';
 import type { CheckedEvaluation } from '../domain/dry-run.js';
@@ -23,6 +24,7 @@ import type { Journal } from '../pipeline/journal.js';
 import type { OneOffBook } from '../pipeline/one-off.js';
 import type { RateLimiter } from '../pipeline/rate-limit.js';
 import type { Waiters } from '../pipeline/waiters.js';
+import type { BudgetView } from '../store/budget.js';
 import type { MockAccount, MockState } from '../store/state.js';
 import type { CheckedData } from './data.js';
 import type { ControlBodyCheck, ControlMethod, ControlTransport } from './declare.js';
@@ -92,6 +94,8 @@ export interface ControlDeps {
   load(data: CheckedData): ScenarioAnswer | undefined;
   /** How far the scenario being played has gone. */
   scenarioProgress(): ScenarioProgress;
+  /** What the memory budget allows and what each store holds (`control.budget()`). */
+  budget(): BudgetView;
   /** The mock's sessions; `undefined` in a session's own control plane (a session does not make sessions). */
   sessions?: SessionControl | undefined;
 }

@@ -23,6 +23,7 @@
 import type { GuardrailRule } from '@iacm/sdk/contract';
 import { type OptionGroup, resolveOptionGroup } from '../errors/ranges.js';
 import { HttpError } from '../errors.js';
+import { HEAP_BYTES, heapBytes, type Ledger } from '../store/budget.js';
 
 /** How much an API user may add to one account. */
 export interface AccountLimits {
@@ -78,54 +79,13 @@ export function toAccountLimits(
 }
 
 /**
- * What {@link storedBytes} charges, in bytes: each part at least what V8 (64-bit, without pointer
- * compression) takes for it, rounding and spare capacity included. Shared values are charged at each
- * use.
+ * What {@link storedBytes} charges, in bytes: the budget's measure (`HEAP_BYTES` of
+ * `store/budget.ts`), under the name the caps have always used.
  */
-export const STORED_BYTES = Object.freeze({
-  /** A string: its header, then {@link perCharacter} per character (a two-byte string's size). */
-  string: 24,
-  /** Per character of a string. */
-  perCharacter: 2,
-  /** A number (a heap number; small integers take less). */
-  number: 16,
-  /** An array: the array object and its backing store's header. */
-  array: 64,
-  /** Per item of an array (its slot, with room for spare capacity). */
-  perItem: 16,
-  /** An object: its header. */
-  object: 64,
-  /** Per member of an object (its slot, or its entry when the object is a dictionary), its name charged as a string besides. */
-  perMember: 96,
-});
+export const STORED_BYTES = HEAP_BYTES;
 
-/**
- * An upper bound of the heap a JSON-like value takes, by {@link STORED_BYTES}: strings, numbers,
- * arrays and objects (member names included); `true`, `false`, `null` and `undefined` take nothing of
- * their own. An iterative walk (no recursion), linear in the value's size.
- */
-export function storedBytes(value: unknown): number {
-  let bytes = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item === 'string') {
-      bytes += STORED_BYTES.string + STORED_BYTES.perCharacter * item.length;
-    } else if (typeof item === 'number') {
-      bytes += STORED_BYTES.number;
-    } else if (Array.isArray(item)) {
-      bytes += STORED_BYTES.array + STORED_BYTES.perItem * item.length;
-      for (const inner of item) stack.push(inner);
-    } else if (typeof item === 'object' && item !== null) {
-      bytes += STORED_BYTES.object;
-      for (const [name, inner] of Object.entries(item)) {
-        bytes += STORED_BYTES.perMember + STORED_BYTES.string + STORED_BYTES.perCharacter * name.length;
-        stack.push(inner);
-      }
-    }
-  }
-  return bytes;
-}
+/** An upper bound of the heap a JSON-like value takes: the budget's measure (`heapBytes` of `store/budget.ts`). */
+export const storedBytes: (value: unknown) => number = heapBytes;
 
 /**
  * What a rule takes besides its own members: its entry in the account's index of rules and its
@@ -187,9 +147,10 @@ export class RuleLedger {
   /**
    * Stores `rule`, new or in place of `previous` (its earlier version): a 409 naming
    * `ruleBytesPerAccount` when it would make the rules take more bytes than the cap (a change that
-   * does not add bytes always passes).
+   * does not add bytes always passes), then the bytes it adds charged to the mock's budget
+   * (`records`, the data's ledger: a 409 `budget_exceeded` past it), before anything is stored.
    */
-  store(limits: AccountLimits, rule: GuardrailRule, previous?: GuardrailRule): void {
+  store(limits: AccountLimits, rule: GuardrailRule, previous?: GuardrailRule, records?: Ledger): void {
     const added = ruleBytes(rule) - (previous ? ruleBytes(previous) : 0);
     const after = this.#total.bytes + added;
     if (added > 0 && after > limits.ruleBytesPerAccount) {
@@ -197,13 +158,17 @@ export class RuleLedger {
         `guardrail rule bytes: this account's rules would take ${after} bytes with this ${previous ? 'change' : 'rule'}, more than the ${limits.ruleBytesPerAccount} they may take (limits.ruleBytesPerAccount): make the rule smaller or delete rules first`,
       );
     }
+    if (added > 0) records?.charge(added);
+    else records?.release(-added);
     this.#rules.set(rule.id, rule);
     this.#total.bytes = after;
   }
 
-  /** Removes a stored rule. */
-  delete(rule: GuardrailRule): void {
-    if (this.#rules.delete(rule.id)) this.#total.bytes -= ruleBytes(rule);
+  /** Removes a stored rule (its bytes given back to the budget's `records` ledger). */
+  delete(rule: GuardrailRule, records?: Ledger): void {
+    if (!this.#rules.delete(rule.id)) return;
+    this.#total.bytes -= ruleBytes(rule);
+    records?.release(ruleBytes(rule));
   }
 }
 

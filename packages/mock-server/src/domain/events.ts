@@ -1,4 +1,5 @@
 import type { Event, EventType, MutationType, WebhookPayload } from '@iacm/sdk/contract';
+import { heapBytes, type Ledger } from '../store/budget.js';
 import type { Random } from '../store/random.js';
 import type { OutboxEntry } from '../store/state.js';
 import type { AccountStore } from '../store/store.js';
@@ -67,6 +68,23 @@ interface AccountRetention extends DroppedRecords {
   maxEvents: number;
 }
 
+/**
+ * Where an {@link EventRecorder} charges what it keeps at run time: the memory budget's `events`
+ * ledger (the events recorded, and the outbox's entries), and the bytes the run-time events may take
+ * (`retention.eventBytes`). Both evict: the oldest go first.
+ */
+export interface EventCharges {
+  /** The budget's `events` ledger. */
+  readonly ledger: Ledger;
+  /** The bytes the run-time events of the mock may take (`RetentionBounds.eventBytes`). */
+  readonly maxBytes: () => number;
+}
+
+/** What an outbox entry is charged, bytes: its measure by the heap (its payload included). */
+function outboxBytes(entry: OutboxEntry): number {
+  return heapBytes(entry);
+}
+
 /** Records events and queued notifications for one mock, within the retention bounds. */
 export class EventRecorder {
   readonly #random: () => Random;
@@ -75,6 +93,7 @@ export class EventRecorder {
   readonly #bounds: () => Pick<RetentionBounds, 'eventsPerAccount' | 'outboxPerAccount'>;
   /** Per account store: a reset or a new state makes new stores, so the counts start again. */
   readonly #retention = new WeakMap<AccountStore, AccountRetention>();
+  readonly #charges: EventCharges | undefined;
 
   /**
    * @param random the mock's runtime generator (read at each use: it changes on reset).
@@ -82,17 +101,20 @@ export class EventRecorder {
    * @param onQueued called for each queued notification (the webhook hub delivers it).
    * @param bounds the retention bounds (read at each use; checked by `toRetentionBounds`). Default
    *   {@link DEFAULT_RETENTION}.
+   * @param charges where what it keeps at run time is charged (default: nowhere, a recorder made alone).
    */
   constructor(
     random: () => Random,
     now: () => number,
     onQueued: (account: AccountStore, entry: OutboxEntry) => void = () => {},
     bounds: () => Pick<RetentionBounds, 'eventsPerAccount' | 'outboxPerAccount'> = () => DEFAULT_RETENTION,
+    charges?: EventCharges,
   ) {
     this.#random = random;
     this.#now = now;
     this.#onQueued = onQueued;
     this.#bounds = bounds;
+    this.#charges = charges;
   }
 
   /** How many events and outbox entries the retention bounds dropped from an account so far. */
@@ -107,6 +129,8 @@ export class EventRecorder {
       // Seen for the first time: what it was loaded with stays, even beyond the bound.
       known = { events: 0, outbox: 0, maxEvents: account.events.size };
       this.#retention.set(account, known);
+      // Its run-time events are charged to the mock's budget from now on (its start data is not).
+      if (this.#charges) account.events.chargeTo(this.#charges.ledger, this.#charges.maxBytes);
     }
     return known;
   }
@@ -135,7 +159,8 @@ export class EventRecorder {
       },
     };
     const retention = this.#retentionOf(account);
-    account.events.insert(event);
+    // Dropped to keep the run-time events within the budget (the new one too, when it cannot fit).
+    retention.events += account.events.insert(event);
     const max = Math.max(this.#bounds().eventsPerAccount, retention.maxEvents);
     while (account.events.size > max) {
       // The oldest by timestamp (then id): the end of the event center's newest-first order.
@@ -158,11 +183,25 @@ export class EventRecorder {
       source,
       payload,
     };
-    account.outbox.push(entry);
+    const retention = this.#retentionOf(account);
+    const ledger = this.#charges?.ledger;
+    const bytes = ledger ? outboxBytes(entry) : 0;
+    // The oldest entries go first to make room in the budget; an entry that cannot fit is not kept
+    // in the outbox (it is still queued for delivery, which the budget bounds in its turn).
+    let kept = !ledger || ledger.tryCharge(bytes);
+    while (ledger && !kept && account.outbox.length > 0) {
+      const oldest = account.outbox.shift() as OutboxEntry;
+      ledger.release(outboxBytes(oldest));
+      retention.outbox += 1;
+      kept = ledger.tryCharge(bytes);
+    }
+    if (kept) account.outbox.push(entry);
+    else retention.outbox += 1;
     const excess = account.outbox.length - this.#bounds().outboxPerAccount;
     if (excess > 0) {
-      account.outbox.splice(0, excess);
-      this.#retentionOf(account).outbox += excess;
+      const dropped = account.outbox.splice(0, excess);
+      if (ledger) for (const old of dropped) ledger.release(outboxBytes(old));
+      retention.outbox += excess;
     }
     this.#onQueued(account, entry);
     return entry;

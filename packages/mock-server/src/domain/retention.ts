@@ -6,7 +6,7 @@
  */
 import { type NumberRange, type OptionGroup, resolveOptionGroup } from '../errors/ranges.js';
 
-/** How many records of each kind the mock keeps. */
+/** How many records of each kind the mock keeps, and how many bytes its run-time events may take. */
 export interface RetentionBounds {
   /**
    * Events per account (the event center), oldest (by `event_timestamp`) dropped first as new ones
@@ -15,6 +15,15 @@ export interface RetentionBounds {
    * (1,000,000 events) and 100,000 recorded at run time.
    */
   eventsPerAccount: number;
+  /**
+   * Bytes the events recorded at run time may take, all accounts of the mock (or of a session)
+   * together, by the event log's measure (`runtimeEventBytes` of `store/event-log.ts`): a second
+   * bound besides the memory budget's `events` store, so that the event log alone cannot take the
+   * whole budget. Past it, each account drops its oldest run-time events first (the seeded ones are
+   * start data, outside it), and an event that still does not fit is not kept. 0 (no run-time event
+   * kept) to 16 GiB. Default 64 MiB.
+   */
+  eventBytes: number;
   /** Notifications in each account's outbox, oldest dropped first. 1 to 1,000,000. Default 1,000. */
   outboxPerAccount: number;
   /**
@@ -32,6 +41,7 @@ export interface RetentionBounds {
 /** The documented range of each retention bound, both ends included. */
 export const RETENTION_RANGES: Readonly<Record<keyof RetentionBounds, readonly [number, number]>> = {
   eventsPerAccount: [1, 5_000_000],
+  eventBytes: [0, 16 * 1024 ** 3],
   outboxPerAccount: [1, 1_000_000],
   deliveryAttempts: [1, 1_000_000],
   waitingRetries: [1, 100_000],
@@ -40,15 +50,22 @@ export const RETENTION_RANGES: Readonly<Record<keyof RetentionBounds, readonly [
 /** The default retention bounds. */
 export const DEFAULT_RETENTION: Readonly<RetentionBounds> = Object.freeze({
   eventsPerAccount: 1_100_000,
+  eventBytes: 64 * 1024 * 1024,
   outboxPerAccount: 1_000,
   deliveryAttempts: 10_000,
   waitingRetries: 10_000,
 });
 
+/** The unit of the bounds that are not counts of records, as range errors name it. */
+const RETENTION_UNITS: Partial<Record<keyof RetentionBounds, string>> = { eventBytes: 'bytes' };
+
 /** The retention bounds as a group of options: each bound's range and default. */
 const RETENTION_GROUP: OptionGroup<keyof RetentionBounds> = {
   ranges: Object.fromEntries(
-    Object.entries(RETENTION_RANGES).map(([name, [min, max]]) => [name, { min, max }]),
+    Object.entries(RETENTION_RANGES).map(([name, [min, max]]) => {
+      const unit = RETENTION_UNITS[name as keyof RetentionBounds];
+      return [name, unit === undefined ? { min, max } : { min, max, unit }];
+    }),
   ) as Record<keyof RetentionBounds, NumberRange>,
   defaults: DEFAULT_RETENTION,
 };

@@ -8,9 +8,14 @@
  * request, each control read or write and after each move of the clock; a wall-time timer
  * ({@link DueTimer}) settles while the clock runs.
  *
+ * The pending steps are charged to the memory budget's `scenario` ledger when played (each by
+ * {@link stepBytes}: a 409 `budget_exceeded` past the budget, before anything changes), and given
+ * back as each step is applied (or skipped) and when the steps are dropped.
+ *
  * @module
  */
 import { toTimestamp } from '@iacm/sdk/contract';
+import { heapBytes, type Ledger, unboundedLedger } from '../store/budget.js';
 import type { AccountStore, Store } from '../store/store.js';
 import type { CheckedFinding } from './findings.js';
 import type { CheckedNotification } from './notify.js';
@@ -31,6 +36,27 @@ export type PlayedStep = { index: number } & (
   | { kind: 'labels'; account: AccountStore; workspaceId: string; labels: string[] }
   | { kind: 'notify'; account: AccountStore; notification: CheckedNotification }
 );
+
+/**
+ * What a pending step takes besides its checked step, bytes: the played step (names resolved to
+ * ids) and its entry in the timeline's heap: 256.
+ */
+export const STEP_OVERHEAD_BYTES = 256;
+
+/**
+ * What a pending step of a scenario is charged to the `scenario` ledger, bytes: its checked step's
+ * heap measure (`heapBytes`: the step keeps its action, a simulated run's whole body included) and
+ * {@link STEP_OVERHEAD_BYTES}.
+ */
+export function stepBytes(step: CheckedScenario['timeline'][number]): number {
+  return heapBytes(step) + STEP_OVERHEAD_BYTES;
+}
+
+/** A pending step, with what it is charged. */
+interface Charged {
+  readonly step: PlayedStep;
+  readonly bytes: number;
+}
 
 /** What a played scenario has done so far (see {@link ScenarioProgress}). */
 interface Played {
@@ -60,20 +86,46 @@ class AccountNames {
 
 /** The pending steps of the scenario a mock plays (one at a time: playing again replaces them). */
 export class ScenarioPlayer {
-  readonly #timeline = new Timeline<PlayedStep>();
+  readonly #timeline = new Timeline<Charged>();
   readonly #timer: DueTimer;
+  readonly #ledger: Ledger;
+  /** What the pending steps are charged together. */
+  #charged = 0;
   #settling = false;
   /** The scenario being played (or played to its end), until the data is replaced. */
   #played: Played | undefined;
 
-  /** @param onDue what the wall-time timer calls when a step comes due (the mock settles then). */
-  constructor(onDue: () => void) {
+  /**
+   * @param onDue what the wall-time timer calls when a step comes due (the mock settles then).
+   * @param ledger the memory budget's `scenario` ledger, charged {@link stepBytes} for each pending
+   *   step. Default: `unboundedLedger('scenario')`.
+   */
+  constructor(onDue: () => void, ledger?: Ledger) {
     this.#timer = new DueTimer(onDue);
+    this.#ledger = ledger ?? unboundedLedger('scenario');
   }
 
   /** How many steps are pending. */
   get pending(): number {
     return this.#timeline.size;
+  }
+
+  /** The bytes the pending steps are charged to the `scenario` ledger together. */
+  get chargedBytes(): number {
+    return this.#charged;
+  }
+
+  /**
+   * Checks that a scenario's steps fit the memory budget in place of the pending ones, before its
+   * scene is loaded (as {@link play} would charge them, all steps counted).
+   * @throws HttpError 409 `budget_exceeded` naming the `scenario` store (nothing changes).
+   */
+  checkRoom(scenario: CheckedScenario): void {
+    const change = scenarioBytes(scenario) - this.#charged;
+    if (change <= 0 || this.#ledger.fits(change)) return;
+    // The budget's own refusal (the charge throws; nothing is charged).
+    this.#ledger.charge(change);
+    this.#ledger.release(change);
   }
 
   /** When the earliest pending step is due (epoch milliseconds), or `undefined` when none is. */
@@ -85,20 +137,34 @@ export class ScenarioPlayer {
    * Schedules a checked scenario's steps from `start` (epoch milliseconds), its names resolved in
    * `store` (the data loaded from its scene: accounts in the scene's order), after dropping any
    * pending step. A name the data does not hold (it always does: the scene was checked) drops its step.
+   * The steps kept are charged to the `scenario` ledger in place of the pending ones.
+   * @throws HttpError 409 `budget_exceeded` when they do not fit the budget: nothing changes (the
+   *   pending steps stay).
    */
   play(store: Store, scenario: CheckedScenario, start: number): ScenarioAnswer {
-    this.clear();
     const accounts = [...store.accounts.values()].map((account) => new AccountNames(account));
     let last = start;
     const unresolved: SkippedStep[] = [];
+    const resolved: Array<{ at: number; charged: Charged }> = [];
+    let bytes = 0;
     scenario.timeline.forEach((step, index) => {
       const at = start + step.at;
       last = Math.max(last, at);
       const names = accounts[step.account];
       const played = names ? resolve(names, step.action, index) : undefined;
-      if (played) this.#timeline.add(at, played);
-      else unresolved.push(skip(index, step.action.kind, at, 'a name it uses is not in the data'));
+      if (played) {
+        const charged = { step: played, bytes: stepBytes(step) };
+        bytes += charged.bytes;
+        resolved.push({ at, charged });
+      } else unresolved.push(skip(index, step.action.kind, at, 'a name it uses is not in the data'));
     });
+    // In place of the pending steps: only the difference must fit (a 409 changes nothing).
+    const change = bytes - this.#charged;
+    if (change > 0) this.#ledger.charge(change);
+    else this.#ledger.release(-change);
+    this.#charged = bytes;
+    this.#drop();
+    for (const { at, charged } of resolved) this.#timeline.add(at, charged);
     const answer: ScenarioAnswer = {
       status: 'playing',
       steps: scenario.timeline.length,
@@ -155,7 +221,9 @@ export class ScenarioPlayer {
         const next = this.#timeline.nextAt();
         if (next === undefined || next > now) break;
         before(next);
-        applied += this.#timeline.settle(next, (step, at) => {
+        applied += this.#timeline.settle(next, ({ step, bytes }, at) => {
+          // Out of the timeline: its charge goes back whatever the step does.
+          this.#release(bytes);
           const reason = apply(step, at);
           if (reason === undefined) {
             if (this.#played) this.#played.applied += 1;
@@ -171,12 +239,35 @@ export class ScenarioPlayer {
     return applied;
   }
 
-  /** Drops every pending step (the data was replaced: reset, seed, snapshot, scene) and the timer. */
+  /**
+   * Drops every pending step (the data was replaced: reset, seed, snapshot, scene) and the timer;
+   * what they were charged is given back.
+   */
   clear(): void {
+    this.#release(this.#charged);
+    this.#drop();
+  }
+
+  /** Forgets the scenario, its pending steps and the timer (their charges are the caller's). */
+  #drop(): void {
     this.#played = undefined;
     this.#timeline.clear();
     this.#timer.disarm();
   }
+
+  /** Gives back `bytes` of what the pending steps are charged. */
+  #release(bytes: number): void {
+    const released = Math.min(bytes, this.#charged);
+    this.#charged -= released;
+    this.#ledger.release(released);
+  }
+}
+
+/** What every step of a scenario would be charged together ({@link stepBytes}). */
+function scenarioBytes(scenario: CheckedScenario): number {
+  let bytes = 0;
+  for (const step of scenario.timeline) bytes += stepBytes(step);
+  return bytes;
 }
 
 /** A skipped step as listed, its reason clipped to 300 characters. */

@@ -16,6 +16,7 @@ import { generateNotification } from '@iacm/webhook-receiver';
 import * as z from 'zod';
 import { type NumberRange, rangeSchema } from '../errors/ranges.js';
 import { notFound } from '../errors.js';
+import { heapBytes, type Ledger } from '../store/budget.js';
 import type { AccountStore } from '../store/store.js';
 import { evaluateGuardrails, type GuardrailEvaluation, summarise } from './evaluate.js';
 import { type EventRecorder, PLATFORM_INTEGRATION_ID } from './events.js';
@@ -77,6 +78,13 @@ export type RunTimingInput = z.input<typeof RunTimingBody>;
 export type RunTiming = z.output<typeof RunTimingBody>;
 
 /**
+ * The most characters of a changed file's `path` in a simulated run's body (`changedFiles[].path`):
+ * 1,024. The run keeps every path (in its plan and apply tasks) for as long as it is kept, so that a
+ * run's size is bounded by its body's bounds (10,000 files of at most 1,024 characters).
+ */
+export const MAX_CHANGED_FILE_PATH_LENGTH = 1024;
+
+/**
  * The body of `POST /__mock/workspaces/{workspaceId}/runs`: a description of a CI plan (and apply).
  * Member names are a contract with other-language clients of the standalone mock.
  */
@@ -92,7 +100,12 @@ export const SimulatedRunBody = z.strictObject({
   ciTool: z.enum(CI_TOOLS).optional(),
   owner: z.strictObject({ name: z.string().min(1), email: z.string().min(3) }).optional(),
   changedFiles: z
-    .array(z.strictObject({ path: z.string().min(1), type: z.enum(CHANGED_FILE_TYPES) }))
+    .array(
+      z.strictObject({
+        path: z.string().min(1).max(MAX_CHANGED_FILE_PATH_LENGTH),
+        type: z.enum(CHANGED_FILE_TYPES),
+      }),
+    )
     .max(10_000)
     .default([]),
   changes: z.array(PlanChangeSchema).max(10_000).default([]),
@@ -117,6 +130,13 @@ export interface DomainServices {
   nextBuild(): number;
   /** Event and notification recorder. */
   events: EventRecorder;
+  /**
+   * The data's ledger in the mock's memory budget (`store/budget.ts`): each run a simulated run keeps
+   * is charged its heap measure (`heapBytes`) before it is stored (a 409 `budget_exceeded` past the
+   * budget, before any id is drawn), and labels that grow are charged the difference. When absent,
+   * nothing is charged.
+   */
+  records?: Ledger | undefined;
 }
 
 /** Whether a plan changes anything: some change creates, updates or deletes. */
@@ -437,7 +457,9 @@ export function recordStatusChange(
  * plan, creates the run with its plan task (and apply task when the plan is allowed and `apply` is
  * asked), updates the workspace, records the events (violations, status change) and queues a
  * notification for each violation through the rule's notification configuration. The run is finished
- * at once (its `timing`, if any, is the caller's: `TimedRuns` in `timed-runs.ts`).
+ * at once (its `timing`, if any, is the caller's: `TimedRuns` in `timed-runs.ts`). The run is kept
+ * for good: its measure is charged to `services.records` first (409 `budget_exceeded` past the
+ * budget, nothing changed).
  */
 export function simulateRun(
   account: AccountStore,
@@ -448,6 +470,8 @@ export function simulateRun(
   const now = services.now();
   const evaluation = evaluateRun(account, workspace, input);
   const { status, applied } = outcome(input, evaluation);
+  // Charged before any id is drawn: a 409 leaves the ids and the build numbers as they were.
+  services.records?.charge(simulatedRunBytes(account, workspace, input, now, status, evaluation, applied));
   const commitId = input.commitId ?? services.newId().slice(0, 7);
   const build = String(services.nextBuild());
   const runId = services.newId();
@@ -494,6 +518,52 @@ export function simulateRun(
   recordViolations(account, workspace, run, evaluation, services);
   recordStatusChange(account, workspace, run.id, { from: previous ?? 'none', to: status }, services);
   return { run, evaluation };
+}
+
+/** Ids, build numbers and counts as long as the longest: a run measured before they are drawn. */
+const PLACEHOLDER = Object.freeze({
+  id: '0'.repeat(24),
+  commitId: '0'.repeat(40),
+  build: String(Number.MAX_SAFE_INTEGER),
+});
+
+/**
+ * What the run {@link simulateRun} keeps takes, by the heap's measure (`heapBytes`), measured before
+ * its ids are drawn: the same run with ids and a build number as long as the longest (so at least
+ * the real run's measure).
+ */
+function simulatedRunBytes(
+  account: AccountStore,
+  workspace: WorkspaceSummary,
+  input: CheckedSimulatedRun,
+  now: number,
+  status: RunStatus,
+  evaluation: GuardrailEvaluation,
+  applied: boolean,
+): number {
+  const task = (kind: 'post-plan' | 'post-apply') =>
+    runTask(account, workspace, input, {
+      kind,
+      id: PLACEHOLDER.id,
+      createdAt: now,
+      updatedAt: now,
+      status,
+      evaluation,
+      resources: Number.MAX_SAFE_INTEGER,
+    });
+  const plan = task('post-plan');
+  const run = runRecord(account, workspace, input, {
+    id: PLACEHOLDER.id,
+    build: PLACEHOLDER.build,
+    commitId: input.commitId ?? PLACEHOLDER.commitId,
+    createdAt: now,
+    updatedAt: now,
+    status,
+    managed: Number.MAX_SAFE_INTEGER,
+    plan,
+    apply: applied ? task('post-apply') : undefined,
+  });
+  return heapBytes(run);
 }
 
 /**

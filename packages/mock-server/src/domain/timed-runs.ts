@@ -11,7 +11,10 @@
  *   write, and after each move of the clock). Without a request, a wall-time timer (captured at import,
  *   so a test's fake timers do not replace it; unref'd) settles the steps while the clock runs.
  * - Bounded: at most {@link TIMED_RUN_LIMITS} `maxInFlight` runs pending at once (a further one is a
- *   409 `conflict`).
+ *   409 `conflict`), and by the memory budget: each pending run is charged its checked body's measure
+ *   ({@link flightBytes}) to the `timedRuns` ledger when it is scheduled (a 409 `budget_exceeded`
+ *   past it, before any id is drawn), given back when it finishes or is dropped. The run it makes is
+ *   a record: charged to the data's ledger (`DomainServices.records`) when it appears, as it grows.
  * - A workspace (or run) gone by the time a step is due: its steps are dropped quietly. Replacing the
  *   data (reset, seed, snapshot, scene) drops every pending step ({@link TimedRuns.clear}).
  *
@@ -20,6 +23,7 @@
 
 import { toTimestamp, type WorkspaceRun, type WorkspaceSummary } from '@iacm/sdk/contract';
 import { HttpError } from '../errors.js';
+import { heapBytes, type Ledger, unboundedLedger } from '../store/budget.js';
 import type { FoundRun } from '../store/runs.js';
 import type { AccountStore } from '../store/store.js';
 import type { GuardrailEvaluation } from './evaluate.js';
@@ -45,6 +49,21 @@ export const TIMED_RUN_LIMITS = Object.freeze({
   /** Timed runs not yet finished, all accounts together (a further `simulateRun` with `timing` is a 409). */
   maxInFlight: 10_000,
 });
+
+/**
+ * What a pending timed run takes besides its body, bytes: its flight (ids, build, instants, phase)
+ * and its entry in the timeline's heap: 512.
+ */
+export const FLIGHT_OVERHEAD_BYTES = 512;
+
+/**
+ * What a pending timed run is charged to the `timedRuns` ledger, bytes: its checked body's heap
+ * measure (`heapBytes`: the body is kept whole until the run finishes) and
+ * {@link FLIGHT_OVERHEAD_BYTES}.
+ */
+export function flightBytes(input: CheckedSimulatedRun): number {
+  return heapBytes(input) + FLIGHT_OVERHEAD_BYTES;
+}
 
 /** When a timed run's steps are due (ISO 8601, on the mock's clock). */
 export interface RunSchedule {
@@ -83,6 +102,10 @@ interface Flight {
   readonly commitId: string;
   readonly planEndsAt: number;
   readonly applyingMs: number;
+  /** What it is charged to the `timedRuns` ledger ({@link flightBytes}); 0 once given back. */
+  bytes: number;
+  /** What its run record is charged to the data's ledger (`DomainServices.records`), once it appears. */
+  recordBytes: number;
   /** The next step. */
   phase: 'start' | 'plan' | 'apply';
   planTaskId?: string;
@@ -95,17 +118,24 @@ export class TimedRuns {
   readonly #latest: number;
   readonly #timeline = new Timeline<Flight>();
   readonly #timer: DueTimer;
+  readonly #ledger: Ledger;
+  /** What the pending runs are charged together (what {@link clear} gives back). */
+  #charged = 0;
 
   /**
-   * @param services the mock's domain services (clock, ids, build numbers, events).
+   * @param services the mock's domain services (clock, ids, build numbers, events; `records`, the
+   *   data's ledger, charged each run record as it appears).
    * @param latest the latest instant of the mock's clock: a run whose steps would fall after it is a 400.
    * @param onDue what the wall-time timer calls when a step comes due (default: {@link TimedRuns.settle};
    *   the mock settles its scenario's steps with them, in order).
+   * @param ledger the memory budget's `timedRuns` ledger, charged {@link flightBytes} for each pending
+   *   run. Default: `unboundedLedger('timedRuns')`.
    */
-  constructor(services: DomainServices, latest: number, onDue?: () => void) {
+  constructor(services: DomainServices, latest: number, onDue?: () => void, ledger?: Ledger) {
     this.#services = services;
     this.#latest = latest;
     this.#timer = new DueTimer(onDue ?? (() => this.settle()));
+    this.#ledger = ledger ?? unboundedLedger('timedRuns');
   }
 
   /** How many timed runs are not yet finished. */
@@ -113,10 +143,17 @@ export class TimedRuns {
     return this.#timeline.size;
   }
 
+  /** The bytes the pending runs are charged to the `timedRuns` ledger together. */
+  get chargedBytes(): number {
+    return this.#charged;
+  }
+
   /**
    * Schedules a run with `timing` on the workspace of id `workspaceId` (any account; 404 otherwise):
    * its id, build number and commit are drawn now; the run appears at `startAfterMs`. 409 past
-   * {@link TIMED_RUN_LIMITS}; 400 naming `timing` when a step would fall after the clock's last instant.
+   * {@link TIMED_RUN_LIMITS}; 400 naming `timing` when a step would fall after the clock's last
+   * instant; 409 `budget_exceeded` when its body ({@link flightBytes}) does not fit the memory budget.
+   * Each refusal comes before any id is drawn: nothing changes.
    */
   schedule(
     accounts: Iterable<AccountStore>,
@@ -152,6 +189,10 @@ export class TimedRuns {
         ],
       });
     }
+    // Charged before anything is drawn or stored: a 409 leaves the ids and the build numbers unchanged.
+    const bytes = flightBytes(input);
+    this.#ledger.charge(bytes);
+    this.#charged += bytes;
     // Drawn now, in the order an immediate run draws them: the same seed gives the same ids.
     const commitId = input.commitId ?? this.#services.newId(startsAt).slice(0, 7);
     const build = String(this.#services.nextBuild());
@@ -165,6 +206,8 @@ export class TimedRuns {
       commitId,
       planEndsAt,
       applyingMs: timing.applyingMs,
+      bytes,
+      recordBytes: 0,
       phase: 'start',
     });
     this.settle();
@@ -187,15 +230,50 @@ export class TimedRuns {
    */
   settle(now: number = this.#services.now()): number {
     if (this.#timeline.size === 0) return 0;
-    const applied = this.#timeline.settle(now, (flight, at) => this.#step(flight, at));
+    const applied = this.#timeline.settle(now, (flight, at) => {
+      const phase = flight.phase;
+      try {
+        this.#step(flight, at);
+      } finally {
+        // A step that did not move the run on to a next one was its last: the run is finished (or dropped).
+        if (flight.phase === phase) this.#finish(flight);
+      }
+    });
     this.#arm();
     return applied;
   }
 
-  /** Drops every pending step (the data was replaced: reset, seed, snapshot, scene) and the timer. */
+  /**
+   * Drops every pending step (the data was replaced: reset, seed, snapshot, scene) and the timer;
+   * what the pending runs were charged is given back.
+   */
   clear(): void {
     this.#timeline.clear();
+    this.#ledger.release(this.#charged);
+    this.#charged = 0;
     this.#disarm();
+  }
+
+  /** A run finished (or was dropped): what it was charged goes back to the `timedRuns` ledger. */
+  #finish(flight: Flight): void {
+    const bytes = Math.min(flight.bytes, this.#charged);
+    flight.bytes = 0;
+    this.#charged -= bytes;
+    this.#ledger.release(bytes);
+  }
+
+  /**
+   * Charges the data's ledger for the run record as it is now (the difference from what it was
+   * charged before): whatever the budget says, since the run was admitted when it was scheduled.
+   */
+  #chargeRecord(flight: Flight, run: WorkspaceRun): void {
+    const records = this.#services.records;
+    if (!records) return;
+    const bytes = heapBytes(run);
+    const change = bytes - flight.recordBytes;
+    if (change > 0) records.charge(change, true);
+    else records.release(-change);
+    flight.recordBytes = bytes;
   }
 
   /** Applies one step of a run at its instant `at`; a run whose workspace or record is gone is dropped. */
@@ -236,6 +314,7 @@ export class TimedRuns {
       managed: resources,
       plan,
     });
+    this.#chargeRecord(flight, run);
     account.runs.append(workspace.id, run);
     account.workspaces.update({
       ...workspace,
@@ -287,6 +366,7 @@ export class TimedRuns {
       plan: [plan],
       apply: apply ? [apply] : [],
     };
+    this.#chargeRecord(flight, run);
     account.runs.replace(workspace.id, found.index, run);
     account.workspaces.update({
       ...workspace,
@@ -328,6 +408,7 @@ export class TimedRuns {
       applyTaskId: apply.id,
       apply: [apply],
     };
+    this.#chargeRecord(flight, run);
     account.runs.replace(workspace.id, found.index, run);
     account.workspaces.update({
       ...workspace,

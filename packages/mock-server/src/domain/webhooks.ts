@@ -16,7 +16,12 @@ export {
   type IntegrationUpdateInput,
   NotificationBody,
 } from './webhooks/bodies.js';
-export { type DroppedDeliveries, WebhookHub, type WebhookHubOptions } from './webhooks/hub.js';
+export {
+  type DroppedDeliveries,
+  WebhookHub,
+  type WebhookHubOptions,
+  type WebhookLedgers,
+} from './webhooks/hub.js';
 export {
   type CredentialMethod,
   type IntegrationStatus,

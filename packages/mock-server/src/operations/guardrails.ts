@@ -144,7 +144,7 @@ export const guardrailsOperations = {
       notificationId,
       severity: body.severity,
     };
-    ledger.store(limits, rule);
+    ledger.store(limits, rule, undefined, ctx.services.records);
     account.notifications.set(
       notificationId,
       existing
@@ -186,7 +186,7 @@ export const guardrailsOperations = {
         })),
       );
     }
-    new RuleLedger(account.rules).store(ctx.services.limits(), merged, rule);
+    new RuleLedger(account.rules).store(ctx.services.limits(), merged, rule, ctx.services.records);
     // The configuration now belongs to this rule (one no rule held, or its own).
     if (notification && notification.ruleId !== rule.id) {
       account.notifications.set(notification.id, { ...notification, ruleId: rule.id });
@@ -198,7 +198,7 @@ export const guardrailsOperations = {
   'guardrails.delete': (ctx) => {
     const account = accountOf(ctx);
     const rule = findRule(account, ctx.params.ruleId);
-    new RuleLedger(account.rules).delete(rule);
+    new RuleLedger(account.rules).delete(rule, ctx.services.records);
     if (rule.notificationId) account.notifications.delete(rule.notificationId);
     ruleEvent(ctx, account, rule, 'delete');
     return {

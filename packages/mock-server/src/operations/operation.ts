@@ -21,6 +21,7 @@ import type * as z from 'zod';
 import type { LoginAnswer } from '../auth/login.js';
 import type { AccountLimits } from '../domain/caps.js';
 import type { EventRecorder } from '../domain/events.js';
+import type { Ledger } from '../store/budget.js';
 import type { AccountStore } from '../store/store.js';
 import type { CursorPosition, EventQuery } from './event-cursor.js';
 
@@ -116,6 +117,11 @@ export interface HandlerServices {
   events: EventRecorder;
   /** The per-account caps (`domain/caps.ts`). */
   limits(): AccountLimits;
+  /**
+   * The data's ledger in the mock's memory budget (`store/budget.ts`): what a handler adds to the
+   * records is charged to it before it is stored (a 409 `budget_exceeded` past the budget).
+   */
+  readonly records: Ledger;
 }
 
 /**

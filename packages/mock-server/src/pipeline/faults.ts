@@ -16,6 +16,7 @@ import { HttpError } from '../errors.js';
 import { droppedResponse, type MockResponse } from '../http/message.js';
 import { sleep, stripUndefined } from '../http/objects.js';
 import { globMatch } from '../query/glob.js';
+import { KEPT_ITEM_BYTES, type Ledger, unboundedLedger } from '../store/budget.js';
 import {
   checkKeptBytes,
   keptTextBytes,
@@ -259,7 +260,22 @@ export function faultHeapBytes(rule: Pick<CheckedFaultRule, 'match' | 'body' | '
   );
 }
 
-/** The faults waiting to be injected, and the counter of fault ids. */
+/** The options of a {@link FaultBook}. */
+export interface FaultBookOptions {
+  /** A delay added to every API answer, milliseconds (the `delayMs` option). Default 0. */
+  delayMs?: number | undefined;
+  /**
+   * The memory budget's `faults` ledger, charged what each waiting fault keeps
+   * ({@link faultHeapBytes}). Default: one without a limit (a book made alone).
+   */
+  ledger?: Ledger | undefined;
+}
+
+/**
+ * The faults waiting to be injected, and the counter of fault ids. What each waiting fault keeps is
+ * charged to the memory budget (`faults`, refusing: a 409 `budget_exceeded` past it) and released at
+ * its last use, or when the faults are cleared or reset.
+ */
 export class FaultBook {
   /** The waiting faults, each without its `body` (kept apart as its JSON text). */
   readonly #faults: Fault[] = [];
@@ -270,11 +286,27 @@ export class FaultBook {
   /** What the waiting faults' `match`es, bodies and headers take together, bytes. */
   #bytes = 0;
   readonly #delayMs: number;
+  /** The budget's `faults` ledger: what the waiting faults keep ({@link faultHeapBytes}). */
+  readonly #ledger: Ledger;
   #count = 0;
 
-  /** Creates an empty book; `delayMs` is a delay added to every API answer (the `delayMs` option). */
-  constructor(options: { delayMs?: number } = {}) {
+  /**
+   * Creates an empty book; `delayMs` is a delay added to every API answer (the `delayMs` option),
+   * `ledger` the memory budget's `faults` ledger (default: one without a limit).
+   */
+  constructor(options: FaultBookOptions = {}) {
     this.#delayMs = options.delayMs ?? 0;
+    this.#ledger = options.ledger ?? unboundedLedger('faults');
+  }
+
+  /** What the waiting faults' `match`es, bodies and headers take together, bytes ({@link faultHeapBytes}). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** How many faults are waiting. */
+  get size(): number {
+    return this.#faults.length;
   }
 
   /**
@@ -282,7 +314,8 @@ export class FaultBook {
    * `match` a tree); answers the stored fault. 409 when {@link FAULT_LIMITS} `maxFaults` are waiting
    * already, or when what it keeps ({@link faultHeapBytes}: its `match`, its answer's `body` and
    * `headers`) would take the waiting faults past `MATCH_LIMITS.maxTotalBytes` by the heap's measure
-   * (the one-off answers' budget, checked the same way); nothing is kept then.
+   * (the one-off answers' budget, checked the same way); then 409 `budget_exceeded` when the memory
+   * budget has no room for it. Nothing is kept (and no id is used) then.
    */
   add(parsed: CheckedFaultRule): Fault {
     if (this.#faults.length >= FAULT_LIMITS.maxFaults) {
@@ -300,6 +333,8 @@ export class FaultBook {
       "a match's JSON at two bytes a character, its values at 64 bytes each; an answer's body and headers at two bytes a character of their JSON",
       'DELETE /__mock/faults, control.clearFaults()',
     );
+    // The memory budget after the book's own bounds, before anything is kept (a 409 changes nothing).
+    this.#ledger.charge(bytes + KEPT_ITEM_BYTES);
     const { body, ...rest } = stripUndefined(parsed);
     const fault = {
       ...rest,
@@ -318,10 +353,11 @@ export class FaultBook {
     return this.#faults.map((fault) => this.#copyOf(fault));
   }
 
-  /** Removes every fault (and gives back the room they took). */
+  /** Removes every fault (and gives back the room they took, in the memory budget too). */
   clear(): void {
     this.#faults.length = 0;
     this.#bytes = 0;
+    this.#ledger.releaseAll();
   }
 
   /**
@@ -361,7 +397,9 @@ export class FaultBook {
     fault.remaining -= 1;
     if (fault.remaining <= 0) {
       this.#faults.splice(index, 1);
-      this.#bytes -= this.#keptBytes.get(fault) ?? 0;
+      const bytes = this.#keptBytes.get(fault) ?? 0;
+      this.#bytes -= bytes;
+      this.#ledger.release(bytes + KEPT_ITEM_BYTES);
     }
     return this.#withBody({ ...fault }, fault);
   }

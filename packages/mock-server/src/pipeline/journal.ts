@@ -8,6 +8,11 @@
  * the body: a body of many small objects takes as much of the byte bound as of the heap. An entry
  * dropped for a bound is released at once.
  *
+ * Each kept entry is charged to the mock's memory budget (its `journal` ledger, by {@link entryBytes})
+ * and released when it goes. Past the budget the journal drops its own oldest entries until the new
+ * one fits; one that would not fit even alone is not kept (its bounds `limit` and `maxBytes` are
+ * checked first, as they always were).
+ *
  * @module
  */
 
@@ -17,6 +22,7 @@ import type { NumberRange } from '../errors/ranges.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
 import { redactBody, redactQuery } from '../http/redact.js';
 import { iso } from '../query/dates.js';
+import { type Ledger, unboundedLedger } from '../store/budget.js';
 import { isEmptyRecord, redactedHeaders, redactedText, redactUrlMember } from './journal-text.js';
 
 /** How many requests the journal keeps by default. */
@@ -221,6 +227,18 @@ export interface JournalEntry {
  */
 export type JournalListener = (endpoint: string | undefined, read: () => JournalEntry) => void;
 
+/**
+ * One kept entry as {@link Journal.recordedSince} gives it: its endpoint (`'control'` for the
+ * control plane, `undefined` for no endpoint's path), and a function reading it back (parsing its
+ * texts), as a {@link JournalListener} is told of an entry.
+ */
+export interface JournalRecord {
+  /** The entry's endpoint, read without parsing anything. */
+  readonly endpoint: string | undefined;
+  /** Reads the entry back from its texts (a fresh parse at each call). */
+  readonly read: () => JournalEntry;
+}
+
 /** An entry as the journal keeps it: JSON texts, and what they are counted as. */
 interface Kept {
   /** `[id, time, method, path, query, headers, status, durationMs, dropped]` as JSON. */
@@ -293,16 +311,40 @@ export class Journal {
   readonly #maxBodyBytes: number;
   #requests = 0;
   #listener: JournalListener | undefined;
+  /** The budget's `journal` ledger: each kept entry's {@link entryBytes}. */
+  readonly #ledger: Ledger;
+  /** How many entries were not kept since the start or the last reset (see {@link Journal.unkept}). */
+  #unkept = 0;
 
   /**
    * Creates a journal keeping the last `limit` requests (none when `limit` ≤ 0), at most `maxBytes`
-   * of them, and bodies up to `maxBodyBytes` (a number is the `limit` alone).
+   * of them, and bodies up to `maxBodyBytes` (a number is the `limit` alone). Each kept entry is
+   * charged to `ledger` (the memory budget's `journal` ledger; default one without a limit, for a
+   * journal made alone), its oldest entries dropped when the budget has no room for a new one.
    */
-  constructor(bounds: number | JournalBounds = {}) {
+  constructor(bounds: number | JournalBounds = {}, ledger: Ledger = unboundedLedger('journal')) {
     const given = typeof bounds === 'number' ? { limit: bounds } : bounds;
     this.#limit = given.limit ?? DEFAULT_JOURNAL_LIMIT;
     this.#maxBytes = given.maxBytes ?? DEFAULT_JOURNAL_MAX_BYTES;
     this.#maxBodyBytes = given.maxBodyBytes ?? DEFAULT_JOURNAL_BODY_BYTES;
+    this.#ledger = ledger;
+    // A refusing store's write that needs the room makes the oldest entries go first.
+    ledger.evictWith((need) => {
+      let freed = 0;
+      while (this.size > 0 && freed < need) {
+        freed += (this.#entries[this.#head] as Kept).bytes;
+        this.#dropOldest();
+      }
+      this.#compact();
+    });
+  }
+
+  /**
+   * How many written entries were not kept since the start or the last reset: each larger than its
+   * `maxBytes` alone, or than the memory budget has room for with the journal empty.
+   */
+  get unkept(): number {
+    return this.#unkept;
   }
 
   /** How many entries it keeps now. */
@@ -349,16 +391,47 @@ export class Journal {
     return this.#limit > 0;
   }
 
-  /** Adds an entry, dropping (and releasing) the oldest beyond the count or the bytes. */
+  /**
+   * Adds an entry, dropping (and releasing) the oldest beyond the count or the bytes, then the oldest
+   * until the memory budget has room for it (charged to the ledger). An entry larger than `maxBytes`,
+   * or than the budget has room for with the journal empty, is not kept (and nothing is dropped for it).
+   */
   #add(entry: Kept): void {
-    if (entry.bytes > this.#maxBytes) return;
+    // With every entry it holds released, would the budget have room? If not, keep what it holds.
+    if (entry.bytes > this.#maxBytes || !this.#ledger.fits(entry.bytes - this.#ledger.held)) {
+      this.#unkept += 1;
+      return;
+    }
+    // Its own bounds first, as if the entry were kept: the count, then the bytes.
+    while (this.size > 0 && (this.size >= this.#limit || this.#bytes + entry.bytes > this.#maxBytes)) {
+      this.#dropOldest();
+    }
+    // Then the budget (which other stores share): the oldest go until the entry fits.
+    while (!this.#ledger.tryCharge(entry.bytes)) {
+      if (this.size === 0) {
+        // Only if the budget's room changed since the check above: the entry is not kept.
+        this.#unkept += 1;
+        this.#compact();
+        return;
+      }
+      this.#dropOldest();
+    }
     this.#entries.push(entry);
     this.#bytes += entry.bytes;
-    while (this.size > this.#limit || this.#bytes > this.#maxBytes) {
-      this.#bytes -= (this.#entries[this.#head] as Kept).bytes;
-      this.#entries[this.#head] = undefined;
-      this.#head += 1;
-    }
+    this.#compact();
+  }
+
+  /** Drops (and releases, in the budget too) the oldest kept entry. */
+  #dropOldest(): void {
+    const oldest = this.#entries[this.#head] as Kept;
+    this.#bytes -= oldest.bytes;
+    this.#ledger.release(oldest.bytes);
+    this.#entries[this.#head] = undefined;
+    this.#head += 1;
+  }
+
+  /** Cuts off the emptied slots once they outnumber the kept entries. */
+  #compact(): void {
     if (this.#head * 2 > this.#entries.length) {
       this.#entries.splice(0, this.#head);
       this.#head = 0;
@@ -491,17 +564,55 @@ export class Journal {
     return out;
   }
 
-  /** Empties the journal (request ids keep counting). */
+  /**
+   * The entries kept after `since`, oldest first, one at a time, each read back (parsed) only when
+   * its `read` is called: `'start'`, every entry kept; a request id, those after that request's
+   * entry (found by the id its text starts with, without parsing any); `undefined` when the journal
+   * holds no entry of that id. Nothing is read ahead and no list of the entries is made: a reader
+   * that keeps only what it needs holds one parsed entry at a time. Read it at once (before the
+   * journal writes again), as a wait does when it begins.
+   */
+  recordedSince(since: string): Iterable<JournalRecord> | undefined {
+    let from = this.#head;
+    if (since !== 'start') {
+      // A head's text is `["<id>",...`: JSON.stringify writes the id the same way each time.
+      const prefix = `[${JSON.stringify(since)},`;
+      let index = -1;
+      for (let i = this.#entries.length - 1; i >= this.#head; i--) {
+        if ((this.#entries[i] as Kept).head.startsWith(prefix)) {
+          index = i;
+          break;
+        }
+      }
+      if (index < 0) return undefined;
+      from = index + 1;
+    }
+    return this.#records(from, this.#entries.length);
+  }
+
+  /** The kept entries from slot `from` to slot `to` (excluded) as {@link JournalRecord}s, one at a time. */
+  *#records(from: number, to: number): Generator<JournalRecord> {
+    const entries = this.#entries;
+    for (let i = from; i < to && i < entries.length; i++) {
+      const kept = entries[i];
+      if (kept === undefined) continue;
+      yield { endpoint: kept.endpoint, read: () => readEntry(kept) };
+    }
+  }
+
+  /** Empties the journal (request ids keep counting), giving its bytes back to the budget. */
   clear(): void {
     this.#entries = [];
     this.#head = 0;
     this.#bytes = 0;
+    this.#ledger.releaseAll();
   }
 
-  /** Empties the journal and counts request ids from 1 again. */
+  /** Empties the journal and counts request ids (and {@link Journal.unkept}) from 0 again. */
   reset(): void {
     this.clear();
     this.#requests = 0;
+    this.#unkept = 0;
   }
 }
 

@@ -39,6 +39,7 @@ import { constantTimeEqual } from '../auth/jwt.js';
 import { rangeSchema } from '../errors/ranges.js';
 import { HttpError, parseOr400, validationError } from '../errors.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
+import { KEPT_ITEM_BYTES, type Ledger, unboundedLedger } from '../store/budget.js';
 import type { AccountStore } from '../store/store.js';
 import { checkEndpointName } from './endpoint-name.js';
 import { AnswerHeaders, codeFor, FAULT_STATUS_RANGE, FAULT_TIMES_RANGE } from './faults.js';
@@ -154,9 +155,13 @@ export interface OneOff {
   status: number;
   /** The answer's headers. */
   headers?: Record<string, string>;
-  /** The answer's body, as given (absent: the standard error body for an error status, or none). */
+  /**
+   * The answer's body, as given (absent: the standard error body for an error status, or none). In a
+   * listing (`control.responses()`, `GET /__mock/responses`) it is parsed from the kept text each
+   * time it is read: read it once into a variable to use it several times.
+   */
   body?: unknown;
-  /** Which requests it answers. */
+  /** Which requests it answers (in a listing, a fresh copy each time it is read). */
   match?: OneOffMatch;
   /** Whether it was checked against the contract. */
   validate: boolean;
@@ -316,16 +321,41 @@ interface Stored extends CheckedOneOff {
   remaining: number;
 }
 
-/** The one-off answers waiting, and the counter of their ids. */
+/**
+ * The one-off answers waiting, and the counter of their ids. What each waiting answer keeps
+ * (`CheckedOneOff.bytes`) is charged to the memory budget (`oneOff`, refusing: a 409
+ * `budget_exceeded` past it) and released at its last use, or when the answers are cleared or reset.
+ */
 export class OneOffBook {
   readonly #answers: Stored[] = [];
   #bytes = 0;
   #count = 0;
+  /** The budget's `oneOff` ledger: what the waiting answers keep. */
+  readonly #ledger: Ledger;
+
+  /**
+   * An empty book charging `ledger` (the memory budget's `oneOff` ledger; default one without a
+   * limit, for a book made alone).
+   */
+  constructor(ledger: Ledger = unboundedLedger('oneOff')) {
+    this.#ledger = ledger;
+  }
+
+  /** How many answers are waiting. */
+  get size(): number {
+    return this.#answers.length;
+  }
+
+  /** What the waiting answers take together by the heap's measure, bytes (`CheckedOneOff.bytes`). */
+  get bytes(): number {
+    return this.#bytes;
+  }
 
   /**
    * Adds an answer checked by {@link checkOneOff}; answers it as listed. 409 when
    * {@link ONE_OFF_LIMITS} `maxAnswers` wait already, or when it would take the waiting answers past
-   * `maxTotalBytes`.
+   * `maxTotalBytes`; then 409 `budget_exceeded` when the memory budget has no room for it. Nothing
+   * is kept (and no id is used) then.
    */
   add(checked: CheckedOneOff): OneOff {
     if (this.#answers.length >= ONE_OFF_LIMITS.maxAnswers) {
@@ -342,21 +372,30 @@ export class OneOffBook {
       "a body's JSON at two bytes a character, a match's values at 64 bytes each",
       'DELETE /__mock/responses, control.clearResponses()',
     );
+    // The memory budget after the book's own bounds, before anything is kept (a 409 changes nothing).
+    this.#ledger.charge(checked.bytes + KEPT_ITEM_BYTES);
     const stored: Stored = { ...checked, id: `answer_${++this.#count}`, remaining: checked.times };
     this.#answers.push(stored);
     this.#bytes += checked.bytes;
     return listed(stored);
   }
 
-  /** The answers still waiting, oldest first (copies). */
+  /**
+   * The answers still waiting, oldest first (copies). Nothing kept is parsed or copied for the list:
+   * each answer's `body` is parsed from its kept text, and its `match` copied, when that member is
+   * read (each time: read it once into a variable to use it several times; it can be set like any
+   * member). So listing them, or writing the list as JSON (`GET /__mock/responses`), holds one
+   * parsed body at a time, however many answers wait.
+   */
   list(): OneOff[] {
-    return this.#answers.map(listed);
+    return this.#answers.map(listedLazily);
   }
 
-  /** Removes every waiting answer. */
+  /** Removes every waiting answer (and gives back the room they took, in the memory budget too). */
   clear(): void {
     this.#answers.length = 0;
     this.#bytes = 0;
+    this.#ledger.releaseAll();
   }
 
   /** Removes every waiting answer and numbers ids from 1 again (`reset()`, with the faults). */
@@ -384,6 +423,7 @@ export class OneOffBook {
     if (answer.remaining <= 0) {
       this.#answers.splice(index, 1);
       this.#bytes -= answer.bytes;
+      this.#ledger.release(answer.bytes + KEPT_ITEM_BYTES);
     }
     const body =
       answer.bodyText !== undefined
@@ -402,6 +442,38 @@ export class OneOffBook {
       body,
     };
   }
+}
+
+/**
+ * A stored answer as {@link OneOffBook.list} lists it: as {@link listed}, its `body` parsed from its
+ * text and its `match` copied each time they are read (enumerable members, which can be set).
+ */
+function listedLazily(stored: Stored): OneOff {
+  const answer: OneOff = {
+    id: stored.id,
+    endpoint: stored.endpoint,
+    status: stored.status,
+    ...(stored.headers ? { headers: { ...stored.headers } } : {}),
+    validate: stored.validate,
+    times: stored.times,
+    remaining: stored.remaining,
+  };
+  const { bodyText, match } = stored;
+  if (bodyText !== undefined) lazyMember(answer, 'body', () => JSON.parse(bodyText));
+  if (match) lazyMember(answer, 'match', () => structuredClone(match));
+  return answer;
+}
+
+/** Defines `name` on `answer` as computed by `read` each time it is read (and set like any member). */
+function lazyMember(answer: OneOff, name: 'body' | 'match', read: () => unknown): void {
+  Object.defineProperty(answer, name, {
+    enumerable: true,
+    configurable: true,
+    get: read,
+    set: (value: unknown) => {
+      Object.defineProperty(answer, name, { value, enumerable: true, configurable: true, writable: true });
+    },
+  });
 }
 
 /** A stored answer as listed. */
@@ -429,14 +501,18 @@ function listed(stored: Stored): OneOff {
  */
 export class OneOffStage {
   /** The waiting one-off answers. */
-  readonly book = new OneOffBook();
+  readonly book: OneOffBook;
   readonly #access: PreferAccess;
   /** Requests whose `Prefer: code=` was ignored, to say so on their answer. */
   readonly #ignored = new WeakSet<MockRequest>();
 
-  /** A slot with the control plane's access (for `Prefer` over HTTP). */
-  constructor(access: PreferAccess) {
+  /**
+   * A slot with the control plane's access (for `Prefer` over HTTP), its one-off answers charged to
+   * `ledger` (the memory budget's `oneOff` ledger; default one without a limit).
+   */
+  constructor(access: PreferAccess, ledger?: Ledger) {
     this.#access = access;
+    this.book = new OneOffBook(ledger);
   }
 
   /**

@@ -10,7 +10,13 @@
  *   lists at most 10 of what arrived while it waited.
  * - Told, never scanning: the journal tells the store of each entry it writes (`Journal.listen`) and
  *   the webhook hub of each attempt (`onAttempt`); each waiter looks at each new item once. Only
- *   `since: 'start'` (or a request id) reads the journal once, when the wait begins.
+ *   `since: 'start'` (or a request id) reads the journal once, when the wait begins: one entry at a
+ *   time (`Journal.recordedSince`), an entry of another endpoint never parsed (but for the first
+ *   {@link WAIT_LIMITS} `listed`, to name them), each dropped once looked at. A wait keeps nothing
+ *   parsed while it is pending: only the lines it lists and, once it is answered, the call it answers.
+ * - Charged: a pending wait's `match` bytes are charged to the mock's memory budget (its `waits`
+ *   ledger) when the wait begins, after its own bounds, and released when it settles; past the
+ *   budget the wait is a 409 `budget_exceeded` and nothing of it is kept.
  * - Real time: timeouts run on the timers this module captured when it was imported, so
  *   `vi.useFakeTimers()` in a test does not freeze them.
  * - Reset and close reject every waiter ({@link Waiters.rejectAll}); reset as part of `journal`.
@@ -24,8 +30,9 @@ import type { NumberRange } from '../errors/ranges.js';
 import { HttpError } from '../errors.js';
 import { clip } from '../http/objects.js';
 import { realClearTimeout, realSetTimeout } from '../http/real-timers.js';
+import { KEPT_ITEM_BYTES, type Ledger, unboundedLedger } from '../store/budget.js';
 import { codeFor } from './faults.js';
-import type { Journal, JournalEntry } from './journal.js';
+import type { Journal, JournalEntry, JournalRecord } from './journal.js';
 import { type JournalCall, toCall } from './journal-calls.js';
 import { checkKeptBytes, matchHeapBytes, type OneOffMatch, requestMatches } from './request-match.js';
 
@@ -132,8 +139,12 @@ interface Waiter<T> {
   readonly label: string;
   /** Whether the item is the one waited for. */
   readonly accepts: (item: T) => boolean;
-  /** The item in one line, for a timeout's message; `undefined` for an item not worth listing. */
-  readonly describe: (item: T) => string | undefined;
+  /**
+   * The item in one line, for a timeout's message, as a function (called only while fewer than
+   * {@link WAIT_LIMITS} `listed` are listed: the line may need the item parsed); `undefined` for an
+   * item not worth listing (nor counting).
+   */
+  readonly describe: (item: T) => (() => string) | undefined;
   readonly resolve: (item: T) => void;
   readonly reject: (error: Error) => void;
   /** The first items that arrived (at most {@link WAIT_LIMITS} `listed`). */
@@ -188,12 +199,39 @@ function attemptLine({ attempt, integration }: Attempted): string {
   return `${attempt.id} ${attempt.kind} → ${attempt.integrationId}${name} ${attempt.status} ${attempt.outcome}`;
 }
 
+/** The journal's records as a journal waiter sees them: each read (and its call made) at most once. */
+function* recorded(records: Iterable<JournalRecord>): Generator<Recorded> {
+  for (const { endpoint, read } of records) {
+    const entry = once(read);
+    yield { endpoint, entry, call: once(() => toCall(entry())) };
+  }
+}
+
+/** The logged attempts as a delivery waiter sees them, each with its integration. */
+function* attemptedFrom(logged: {
+  attempts: readonly DeliveryAttempt[];
+  integrations: readonly IntegrationView[];
+}): Generator<Attempted> {
+  const byId = new Map(logged.integrations.map((i) => [i.id, i]));
+  for (const attempt of logged.attempts) yield { attempt, integration: byId.get(attempt.integrationId) };
+}
+
 /** The pending waits of a mock, bounded ({@link WAIT_LIMITS}), and what tells them. */
 export class Waiters {
   readonly #calls = new Set<Waiter<Recorded>>();
   readonly #deliveries = new Set<Waiter<Attempted>>();
   /** What the pending waits' `match`es take together by the heap's measure, bytes. */
   #bytes = 0;
+  /** The budget's `waits` ledger: the pending waits' `match` bytes. */
+  readonly #ledger: Ledger;
+
+  /**
+   * The mock's waits, their `match` bytes charged to `ledger` (the memory budget's `waits` ledger;
+   * default one without a limit, for waiters made alone).
+   */
+  constructor(ledger: Ledger = unboundedLedger('waits')) {
+    this.#ledger = ledger;
+  }
 
   /** How many waits are pending. */
   get size(): number {
@@ -205,8 +243,9 @@ export class Waiters {
    * `wait.since`; resolves with it typed ({@link JournalCall}). Rejects with a 408 naming what did
    * arrive after `wait.timeoutMs`, a 409 past {@link WAIT_LIMITS} `maxWaiters`, when its `match`
    * would take the pending waits' `match`es past {@link WAIT_LIMITS} `maxMatchBytes` (a JSON tree:
-   * `checkWaitFor` copies it), or when the journal keeps nothing, a 400 naming `since` for a request
-   * id the journal does not hold.
+   * `checkWaitFor` copies it), or when the journal keeps nothing; a 409 `budget_exceeded` when the
+   * memory budget has no room for its `match`; a 400 naming `since` for a request id the journal
+   * does not hold (thrown). The entries after `since` are read one at a time, none kept.
    */
   waitFor<N extends EndpointName>(
     journal: Journal,
@@ -223,20 +262,20 @@ export class Waiters {
         ),
       );
     }
-    const earlier = wait.since === 'now' ? [] : this.#recordedSince(journal, wait.since);
     return this.#wait(
       this.#calls,
       label,
       matchHeapBytes(wait.match),
       wait.timeoutMs,
-      earlier,
+      // Read one at a time by the wait as it begins, and dropped: no list of them is made or kept.
+      wait.since === 'now' ? [] : recorded(recordedSince(journal, wait.since)),
       (item) => {
         if (item.endpoint !== wait.endpoint) return false;
         const call = item.call();
         return requestMatches(wait.match, call.accountId, call);
       },
       // The control plane's own requests (other waits among them) are not what a test waits for.
-      (item) => (item.endpoint === 'control' ? undefined : entryLine(item.entry())),
+      (item) => (item.endpoint === 'control' ? undefined : () => entryLine(item.entry())),
       signal,
     ).then((item) => item.call() as JournalCall<N>);
   }
@@ -252,23 +291,17 @@ export class Waiters {
     signal?: AbortSignal,
   ): Promise<DeliveryAttempt> {
     const label = `nextDelivery(${wait.kind === undefined ? '' : `{ kind: '${wait.kind}' }`})`;
-    let earlier: Attempted[] = [];
-    if (wait.since === 'start') {
-      const { attempts, integrations } = logged();
-      const byId = new Map(integrations.map((i) => [i.id, i]));
-      earlier = attempts.map((attempt) => ({ attempt, integration: byId.get(attempt.integrationId) }));
-    }
     return this.#wait(
       this.#deliveries,
       label,
       0,
       wait.timeoutMs,
-      earlier,
+      wait.since === 'start' ? attemptedFrom(logged()) : [],
       ({ attempt, integration }) =>
         (wait.kind === undefined || attempt.kind === wait.kind) &&
         (wait.integrationId === undefined || attempt.integrationId === wait.integrationId) &&
         (wait.nickname === undefined || integration?.nickname === wait.nickname),
-      attemptLine,
+      (item) => () => attemptLine(item),
       signal,
     ).then((item) => item.attempt);
   }
@@ -311,58 +344,31 @@ export class Waiters {
     return count;
   }
 
-  /** As {@link Waiters.rejectAll} with "the mock was reset": the `journal` part of `reset()`. */
+  /**
+   * As {@link Waiters.rejectAll} with "the mock was reset": the `journal` part of `reset()`. Every
+   * byte the waits held is given back to the budget.
+   */
   reset(): void {
     this.rejectAll('the mock was reset (reset(), POST /__mock/reset)');
-  }
-
-  /** The journal's entries after `since` (`'start'`: all it keeps; a request id: those after its entry). */
-  #recordedSince(journal: Journal, since: string): Recorded[] {
-    const entries = journal.list();
-    let from = 0;
-    if (since !== 'start') {
-      const index = entries.findIndex((entry) => entry.id === since);
-      if (index < 0) {
-        throw new HttpError(
-          400,
-          'validation_failed',
-          `since: the journal holds no request ${clip(since, 40)} (dropped past its bounds, cleared, or from before a reset); give 'start', 'now' or the id of a request it holds`,
-          {
-            issues: [
-              {
-                location: 'body',
-                path: 'since',
-                message: `since: the journal holds no request ${clip(since, 40)}`,
-                expected: "'start', 'now' or the id of a request the journal holds",
-                received: JSON.stringify(clip(since, 40)),
-              },
-            ],
-          },
-        );
-      }
-      from = index + 1;
-    }
-    return entries.slice(from).map((entry) => ({
-      endpoint: entry.endpoint,
-      entry: () => entry,
-      call: once(() => toCall(entry)),
-    }));
+    this.#ledger.releaseAll();
   }
 
   /**
-   * Looks at the items already there, then (when none is accepted) waits for the next ones until
-   * `timeoutMs` on a real timer, or until `signal` aborts (a long poll whose client has gone: the
-   * wait is taken out at once, so it holds no place among the pending). 409 past the bounds: the
-   * count, or `bytes` (what its `match` takes) past the pending waits' `match` budget.
+   * Looks at the items already there (`earlier`, read one at a time and not kept), then (when none is
+   * accepted) waits for the next ones until `timeoutMs` on a real timer, or until `signal` aborts (a
+   * long poll whose client has gone: the wait is taken out at once, so it holds no place among the
+   * pending). 409 past the bounds: the count, or `bytes` (what its `match` takes) past the pending
+   * waits' `match` budget; then 409 `budget_exceeded` when the memory budget has no room for `bytes`
+   * (charged before anything is kept, given back when the wait settles).
    */
   #wait<T>(
     set: Set<Waiter<T>>,
     label: string,
     bytes: number,
     timeoutMs: number,
-    earlier: readonly T[],
+    earlier: Iterable<T>,
     accepts: (item: T) => boolean,
-    describe: (item: T) => string | undefined,
+    describe: (item: T) => (() => string) | undefined,
     signal?: AbortSignal,
   ): Promise<T> {
     if (this.size >= WAIT_LIMITS.maxWaiters) {
@@ -383,43 +389,64 @@ export class Waiters {
         'await them, or cancel them: POST /__mock/waits/cancel, control.cancelWaits()',
         WAIT_LIMITS.maxMatchBytes,
       );
+      // The memory budget after the wait's own bounds, before anything of it is kept.
+      this.#ledger.charge(bytes + KEPT_ITEM_BYTES);
     } catch (error) {
       return Promise.reject(error);
     }
-    return new Promise<T>((resolve, reject) => {
-      const waiter: Waiter<T> = {
-        label,
-        accepts,
-        describe,
-        resolve,
-        reject,
-        arrived: [],
-        count: 0,
-        bytes,
-        timer: undefined,
-        unlisten: undefined,
-      };
-      for (const item of earlier) if (this.#look(waiter, item)) return;
-      if (signal?.aborted) {
-        reject(gone(label));
-        return;
-      }
-      set.add(waiter);
-      this.#bytes += bytes;
-      waiter.timer = realSetTimeout(() => {
-        this.#settle(set, waiter);
-        reject(timedOut(waiter, timeoutMs));
-      }, timeoutMs);
-      if (signal) {
-        const onAbort = () => {
-          if (!set.has(waiter)) return;
-          this.#settle(set, waiter);
-          reject(gone(label));
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        waiter.unlisten = () => signal.removeEventListener('abort', onAbort);
-      }
+    let resolve!: (item: T) => void;
+    let reject!: (error: Error) => void;
+    const settled = new Promise<T>((res, rej) => {
+      resolve = res;
+      reject = rej;
     });
+    const waiter: Waiter<T> = {
+      label,
+      accepts,
+      describe,
+      resolve,
+      reject,
+      arrived: [],
+      count: 0,
+      bytes,
+      timer: undefined,
+      unlisten: undefined,
+    };
+    // `earlier` is read here and referenced by no closure of the wait: nothing of it stays.
+    let answered: boolean;
+    try {
+      answered = this.#lookAll(waiter, earlier);
+    } catch (error) {
+      this.#ledger.release(bytes + KEPT_ITEM_BYTES);
+      return Promise.reject(error);
+    }
+    if (answered || signal?.aborted) {
+      this.#ledger.release(bytes + KEPT_ITEM_BYTES);
+      if (!answered) reject(gone(label));
+      return settled;
+    }
+    set.add(waiter);
+    this.#bytes += bytes;
+    waiter.timer = realSetTimeout(() => {
+      this.#settle(set, waiter);
+      reject(timedOut(waiter, timeoutMs));
+    }, timeoutMs);
+    if (signal) {
+      const onAbort = () => {
+        if (!set.has(waiter)) return;
+        this.#settle(set, waiter);
+        reject(gone(label));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      waiter.unlisten = () => signal.removeEventListener('abort', onAbort);
+    }
+    return settled;
+  }
+
+  /** Offers `waiter` the items already there, one at a time: whether one was accepted (it is resolved). */
+  #lookAll<T>(waiter: Waiter<T>, items: Iterable<T>): boolean {
+    for (const item of items) if (this.#look(waiter, item)) return true;
+    return false;
   }
 
   /** Offers an item to every waiter of `set`, each once; those that accept it are settled. */
@@ -443,19 +470,50 @@ export class Waiters {
     const line = waiter.describe(item);
     if (line !== undefined) {
       waiter.count += 1;
-      if (waiter.arrived.length < WAIT_LIMITS.listed) waiter.arrived.push(line);
+      if (waiter.arrived.length < WAIT_LIMITS.listed) waiter.arrived.push(line());
     }
     return false;
   }
 
-  /** Takes a waiter out of its set (giving back the room its `match` took) and stops its timer. */
+  /**
+   * Takes a waiter out of its set (giving back the room its `match` took, in the memory budget too)
+   * and stops its timer.
+   */
   #settle<T>(set: Set<Waiter<T>>, waiter: Waiter<T>): void {
-    if (set.delete(waiter)) this.#bytes -= waiter.bytes;
+    if (set.delete(waiter)) {
+      this.#bytes -= waiter.bytes;
+      this.#ledger.release(waiter.bytes + KEPT_ITEM_BYTES);
+    }
     if (waiter.timer !== undefined) realClearTimeout(waiter.timer);
     waiter.timer = undefined;
     waiter.unlisten?.();
     waiter.unlisten = undefined;
   }
+}
+
+/**
+ * The journal's entries after `since` (`'start'`: all it keeps; a request id: those after its
+ * entry), to be read one at a time; a 400 naming `since` (thrown) for a request id it does not hold.
+ */
+function recordedSince(journal: Journal, since: string): Iterable<JournalRecord> {
+  const records = journal.recordedSince(since);
+  if (records !== undefined) return records;
+  throw new HttpError(
+    400,
+    'validation_failed',
+    `since: the journal holds no request ${clip(since, 40)} (dropped past its bounds, cleared, or from before a reset); give 'start', 'now' or the id of a request it holds`,
+    {
+      issues: [
+        {
+          location: 'body',
+          path: 'since',
+          message: `since: the journal holds no request ${clip(since, 40)}`,
+          expected: "'start', 'now' or the id of a request the journal holds",
+          received: JSON.stringify(clip(since, 40)),
+        },
+      ],
+    },
+  );
 }
 
 /** The error of a long poll whose client has gone (nobody reads it: the answer is dropped). */

@@ -17,13 +17,21 @@
  * `test/semantics/` checks them): events newest first, ties by id ascending; facets by count, then
  * value.
  *
- * Here: the time order, the searches, facets and walks, and when to compact. Not here: how the events
- * are stored (slots, columns, dictionaries, seeded events, compaction itself: `event-columns.ts`).
+ * - **Budget.** The events inserted at run time (not the seeded or loaded ones, which are start data)
+ *   are charged to the memory budget's `events` ledger by {@link runtimeEventBytes}, and bounded by
+ *   bytes of their own (`retention.eventBytes`). The log evicts: an event that does not fit drops the
+ *   account's oldest run-time events until it does, or is not kept when dropping them all would not
+ *   make room. An insert never throws for the budget.
+ *
+ * Here: the time order, the searches, facets and walks, when to compact, and the budget's charges.
+ * Not here: how the events are stored (slots, columns, dictionaries, seeded events, compaction
+ * itself: `event-columns.ts`).
  *
  * @module
  */
 import type { Event, EventField } from '@iacm/sdk/contract';
 import { pause } from '../query/pause.js';
+import { type Ledger, textBytes, unboundedLedger } from './budget.js';
 import { type Dictionary, IntColumn } from './dictionary.js';
 import { EventColumns, type EventSink } from './event-columns.js';
 
@@ -66,7 +74,56 @@ const CHUNK = 65_536;
 export interface EventLogOptions {
   /** How many positions a walk covers between two pauses (a whole number, at least 1). Default 65,536. */
   chunk?: number | undefined;
+  /**
+   * The memory budget's `events` ledger, charged {@link runtimeEventBytes} for each event inserted
+   * ({@link EventLog.insert}; the events given to the constructor or a seeder are start data, not
+   * charged). The mock's one ledger, shared by every account's log, makes `maxBytes` a bound of the
+   * mock's run-time events together. Default: `unboundedLedger('events')`.
+   */
+  ledger?: Ledger | undefined;
+  /**
+   * The most bytes `ledger` may hold (`retention.eventBytes`; read at each insert), besides the
+   * budget's own limit. Default: no bound but the budget's.
+   */
+  maxBytes?: (() => number) | number | undefined;
 }
+
+/**
+ * How many times a run-time event's strings are charged: 3. An event's strings are kept three times
+ * over at most (the values as columns and dictionaries hold them, its attribute list's key in the
+ * list dictionary, its lower-cased searchable values); its other fields are dictionary codes, a few
+ * bytes a column, covered by {@link EVENT_SLOT_BYTES}. A dropped event gives its charge back at
+ * once; the dictionary values only it used leave at the next compaction ({@link COMPACT_AFTER_HOLES}).
+ */
+export const EVENT_COPIES = 3;
+
+/** What a run-time event is charged beside its strings: its slot in every column and its order, 512 bytes. */
+export const EVENT_SLOT_BYTES = 512;
+
+/**
+ * What a run-time event is charged, bytes: {@link EVENT_SLOT_BYTES}, then {@link EVENT_COPIES} times
+ * the heap measure of each of its strings (`textBytes` of `store/budget.ts`: a header and two bytes a
+ * character), member names included: an upper bound of what it adds to the log. A walk of the
+ * event, linear in its size (its attribute values are at most 1,024 characters each:
+ * `MAX_EVENT_ATTRIBUTE_LENGTH`).
+ */
+export function runtimeEventBytes(event: Event): number {
+  let strings = 0;
+  const stack: unknown[] = [event];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') strings += textBytes(item);
+    else if (Array.isArray(item)) for (const inner of item) stack.push(inner);
+    else if (typeof item === 'object' && item !== null) {
+      for (const [name, inner] of Object.entries(item)) {
+        strings += textBytes(name);
+        stack.push(inner);
+      }
+    }
+  }
+  return EVENT_SLOT_BYTES + EVENT_COPIES * strings;
+}
+
 /**
  * Compaction (which drops the holes of removed events, and the dictionaries' values only they used)
  * runs once the holes are more than this many and outnumber the events: 1,024.
@@ -97,12 +154,59 @@ export class EventLog {
   static defaultChunk = CHUNK;
 
   readonly #chunk: number;
+  /** The budget's `events` ledger, charged for each run-time event ({@link insert}). */
+  #ledger: Ledger;
+  /** The most bytes `#ledger` may hold (`retention.eventBytes`). */
+  #maxBytes: () => number;
+  /**
+   * The run-time events this log charged, by object, oldest inserted first, with what each was
+   * charged: what an eviction drops first, and what a removal gives back.
+   */
+  readonly #charged = new Map<Event, number>();
+  /** What the events of {@link #charged} were charged together. */
+  #chargedBytes = 0;
 
-  /** Stores `events` (in any order). */
+  /**
+   * Stores `events` (in any order): start data, not charged to the budget (`options.ledger`); the
+   * events inserted later are.
+   */
   constructor(events: Iterable<Event> = [], options: EventLogOptions = {}) {
     this.#chunk = Math.max(1, Math.floor(options.chunk ?? EventLog.defaultChunk));
+    this.#ledger = options.ledger ?? unboundedLedger('events');
+    this.#maxBytes = boundOf(options.maxBytes);
     for (const event of events) this.#columns.append(event);
     this.#sortOrder();
+  }
+
+  /**
+   * Charges the run-time events to `ledger` from now on, bounded by `maxBytes` (what `ledger` may
+   * hold; default: the budget's limit alone): what the log holds charged moves from its ledger to
+   * this one (whatever its budget says: it is kept already). For a log made before its mock's budget
+   * was known (a seed's, a template's fork).
+   */
+  chargeTo(ledger: Ledger, maxBytes?: (() => number) | number): void {
+    if (ledger !== this.#ledger) {
+      this.#ledger.release(this.#chargedBytes);
+      ledger.charge(this.#chargedBytes, true);
+      this.#ledger = ledger;
+    }
+    this.#maxBytes = boundOf(maxBytes);
+  }
+
+  /**
+   * Gives back to the ledger every byte the log charged, and forgets the charges (its events stay,
+   * uncharged from now on): for a log that goes with its data (a reset, a new state), whose events
+   * go with it.
+   */
+  releaseCharges(): void {
+    this.#ledger.release(this.#chargedBytes);
+    this.#charged.clear();
+    this.#chargedBytes = 0;
+  }
+
+  /** The bytes the log's run-time events are charged now (at most what its ledger holds). */
+  get chargedBytes(): number {
+    return this.#chargedBytes;
   }
 
   /**
@@ -148,7 +252,8 @@ export class EventLog {
    * A log with the same events that shares this one's columns until either changes (copy on write):
    * a fork costs a few objects, and the first insert or delete in either copies the columns
    * (linear in the events) for that log alone. What the event objects hold is never changed, so
-   * they stay shared.
+   * they stay shared. The fork's events are its start data: it charges none of them, and its later
+   * inserts go to an unbounded ledger until {@link chargeTo} names one.
    */
   fork(): EventLog {
     const fork = new EventLog([], { chunk: this.#chunk });
@@ -167,8 +272,46 @@ export class EventLog {
     this.#shared = false;
   }
 
-  /** Adds an event. */
-  insert(event: Event): void {
+  /**
+   * Adds an event recorded at run time, charged {@link runtimeEventBytes} to the ledger. When the
+   * budget (or `maxBytes`) has no room for it, the account's oldest run-time events (first inserted
+   * first) are dropped, each giving back its charge, until it fits; when dropping them all would not
+   * make room, none is dropped and the new event is not kept. Never throws for the budget. Answers
+   * how many events were dropped for room, the new one included when it was not kept (0: kept, and
+   * nothing dropped).
+   */
+  insert(event: Event): number {
+    if (this.#charged.has(event)) {
+      // The same object again: kept once more, charged once (a removal of either gives the charge back).
+      this.#add(event);
+      return 0;
+    }
+    const bytes = runtimeEventBytes(event);
+    let dropped = 0;
+    if (!this.#room(bytes, 0)) {
+      if (!this.#room(bytes, this.#chargedBytes)) return 1;
+      for (const oldest of this.#charged.keys()) {
+        if (this.#room(bytes, 0)) break;
+        this.#remove(oldest);
+        dropped += 1;
+      }
+      if (!this.#room(bytes, 0)) return dropped + 1;
+    }
+    if (!this.#ledger.tryCharge(bytes)) return dropped + 1;
+    this.#charged.set(event, bytes);
+    this.#chargedBytes += bytes;
+    this.#add(event);
+    return dropped;
+  }
+
+  /** Whether `bytes` more fit the ledger's budget and `maxBytes`, once `freed` of its charges are given back. */
+  #room(bytes: number, freed: number): boolean {
+    const need = bytes - freed;
+    return this.#ledger.held + need <= this.#maxBytes() && this.#ledger.fits(need);
+  }
+
+  /** Stores an event in its place in the time order. */
+  #add(event: Event): void {
     this.#own();
     const slot = this.#columns.append(event);
     const order = this.#order;
@@ -176,22 +319,53 @@ export class EventLog {
     this.#version += 1;
   }
 
+  /** Removes a run-time event the log holds (by its object), giving back its charge. */
+  #remove(event: Event): void {
+    const time = Date.parse(event.event_timestamp);
+    const order = this.#order.data;
+    for (let position = this.#lowerBound(time, event.id); position < this.#order.length; position++) {
+      const slot = order[position] as number;
+      if (this.#columns.times[slot] !== time) break;
+      if (this.#columns.event(slot) === event) {
+        this.#removeAt(position);
+        return;
+      }
+    }
+    // Not found in the order (it cannot happen): forget its charge all the same.
+    this.#uncharge(event);
+  }
+
+  /** Forgets the charge of a removed event and gives it back to the ledger (0 for a start-data event). */
+  #uncharge(event: Event): void {
+    const bytes = this.#charged.get(event);
+    if (bytes === undefined) return;
+    this.#charged.delete(event);
+    this.#chargedBytes -= bytes;
+    this.#ledger.release(bytes);
+  }
+
+  /** Removes the event at `position` of the time order; returns it. */
+  #removeAt(position: number): Event {
+    this.#own();
+    const slot = this.#order.data[position] as number;
+    const event = this.#columns.event(slot);
+    this.#order.remove(position);
+    this.#columns.remove(slot);
+    this.#uncharge(event);
+    this.#version += 1;
+    if (this.#columns.holes > COMPACT_AFTER_HOLES && this.#columns.holes > this.size) this.#compact();
+    return event;
+  }
+
   /** The oldest event (the last of the event center's newest-first order), if any. */
   oldest(): Event | undefined {
     return this.#order.length === 0 ? undefined : this.#columns.event(this.#order.data[0] as number);
   }
 
-  /** Removes the oldest event; returns it. */
+  /** Removes the oldest event (giving back its charge, if it was recorded at run time); returns it. */
   deleteOldest(): Event | undefined {
     if (this.#order.length === 0) return undefined;
-    this.#own();
-    const slot = this.#order.data[0] as number;
-    const event = this.#columns.event(slot);
-    this.#order.remove(0);
-    this.#columns.remove(slot);
-    this.#version += 1;
-    if (this.#columns.holes > COMPACT_AFTER_HOLES && this.#columns.holes > this.size) this.#compact();
-    return event;
+    return this.#removeAt(0);
   }
 
   /**
@@ -392,6 +566,13 @@ export class EventLog {
     const order = this.#order.data;
     for (let i = 0; i < this.#order.length; i++) order[i] = renumber[order[i] as number] as number;
   }
+}
+
+/** A `maxBytes` option as a function: a number read as given, none as no bound. */
+function boundOf(maxBytes: (() => number) | number | undefined): () => number {
+  if (typeof maxBytes === 'function') return maxBytes;
+  const bound = maxBytes ?? Number.POSITIVE_INFINITY;
+  return () => bound;
 }
 
 /** Whether the first `n` times never increase (events added newest first). */

@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
-import { SESSIONS_MEMORY_BUDGET } from '../../src/app/sessions.js';
+import { DEFAULT_BUDGET_BYTES } from '../../src/store/budget.js';
 import { estimateSeedBytes } from '../../src/store/seed/limits.js';
 import { DEFAULT_SIZES } from '../../src/store/state.js';
 import { tagRuleBody } from '../helpers.js';
@@ -123,8 +123,9 @@ describe('sessions share the generated data, copied on write', () => {
     const core = new MockCore({ sessions: { max: 1000 } });
     const estimate = estimateSeedBytes(DEFAULT_SIZES);
     // Sessions of the mock's own seed share its data: many more fit the budget than full copies would.
-    const full = Math.floor(SESSIONS_MEMORY_BUDGET / estimate);
+    const full = Math.floor(DEFAULT_BUDGET_BYTES / estimate);
     for (let i = 0; i < full + 5; i++) await core.control.createSession();
     expect(core.control.sessions()).toHaveLength(full + 5);
+    expect(core.control.budget().sessions).toBe((full + 5) * Math.ceil(estimate / 20));
   });
 });

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
 import { startConfiguration } from '../../src/app/options.js';
 import { SessionHost } from '../../src/app/session-host.js';
-import { DEFAULT_SESSION_BOUNDS, MockSessions, SESSIONS_MEMORY_BUDGET } from '../../src/app/sessions.js';
+import { DEFAULT_SESSION_BOUNDS, MockSessions } from '../../src/app/sessions.js';
+import { DEFAULT_BUDGET_BYTES, MemoryBudget } from '../../src/store/budget.js';
 import { estimateSeedBytes } from '../../src/store/seed/limits.js';
 import { DEFAULT_SIZES } from '../../src/store/state.js';
 import { expectError, refusal, rejection } from '../helpers.js';
@@ -38,19 +39,24 @@ describe('session bounds', () => {
     expect(core.control.sessions()).toHaveLength(2);
   });
 
-  it('answers 409 before generating a session whose data would pass the sessions memory budget', async () => {
-    const core = new MockCore({ ...small, sessions: { max: 10 } });
+  it('answers 409 budget_exceeded before generating a session whose data would pass its share of the budget', async () => {
+    const core = new MockCore({ ...small, sessions: { max: 10 }, budget: { bytes: DEFAULT_BUDGET_BYTES } });
     const huge = { sizes: { workspaces: 100_000, events: 1_000_000 } };
-    expect(estimateSeedBytes({ ...DEFAULT_SIZES, ...huge.sizes })).toBeGreaterThan(SESSIONS_MEMORY_BUDGET);
+    const share = core.control.budget();
+    expect(estimateSeedBytes({ ...DEFAULT_SIZES, ...huge.sizes })).toBeGreaterThan(DEFAULT_BUDGET_BYTES);
     const error = await rejection(core.control.createSession(huge));
     expect(error.status).toBe(409);
+    expect(error.code).toBe('budget_exceeded');
     expect(error.message).toMatch(
-      /^the sessions' data may take 256 MiB together; 0 MiB are taken and this one would take about \d+ MiB/,
+      /^data \(.*\) would take [\d.]+ MiB more, past this session's memory budget of 64\.0 MiB \(budget\.sessionBytes\), which holds 0 bytes; nothing was changed: .*, or raise budget\.sessionBytes$/,
     );
     expect(core.control.sessions()).toEqual([]);
+    // Nothing of it stays charged.
+    expect(core.control.budget()).toEqual(share);
     // Small sessions still fit.
     await core.control.createSession();
     expect(core.control.sessions()).toHaveLength(1);
+    expect(core.control.budget().sessions).toBeGreaterThan(0);
   });
 
   it('ends a session unused for idleMs of wall time when the registry is next touched', () => {
@@ -98,6 +104,7 @@ describe('session bounds', () => {
     const host = new SessionHost(
       {},
       startConfiguration(small),
+      new MemoryBudget(DEFAULT_BUDGET_BYTES),
       () => fake,
       () => undefined,
       () => wall,
@@ -137,6 +144,7 @@ describe('session bounds', () => {
     const host = new SessionHost(
       {},
       startConfiguration(small),
+      new MemoryBudget(DEFAULT_BUDGET_BYTES),
       () => fake,
       () => undefined,
       () => wall,
@@ -159,42 +167,45 @@ describe('session bounds', () => {
     const core = new MockCore({ ...small, sessions: { max: 10 } });
     const { id } = await core.control.createSession();
     const huge = { seed: 1, sizes: { workspaces: 100_000, events: 1_000_000 } };
-    const taken = async () => {
-      const error = await rejection(core.control.createSession({ sizes: huge.sizes }));
-      return /; (\d+) MiB are taken/.exec(error.message)?.[1];
-    };
-    const start = Number(await taken());
-    expect(start).toBeLessThan(5);
+    const taken = () => core.control.budget().sessions ?? 0;
+    // The session's own view: its data's charge (its journal grows with each request besides).
+    const data = async () =>
+      ((await inSession(core, id, 'GET', '/__mock/budget')).body as { stores: { data: number } }).stores.data;
+    const start = await data();
+    expect(start).toBeGreaterThan(0);
+    expect(start).toBeLessThan(5 * 1024 * 1024);
+    expect(taken()).toBeGreaterThanOrEqual(start);
     // What create refuses, the session cannot load inside either: 409, and its data stays.
     const before = await inSession(core, id, 'GET', '/__mock/accounts');
     const refused = await inSession(core, id, 'POST', '/__mock/seed', huge);
-    const body = expectError(refused, 409, 'conflict');
-    expect(body.message).toMatch(/^the sessions' data may take 256 MiB together; \d+ MiB are taken/);
+    const body = expectError(refused, 409, 'budget_exceeded');
+    expect(body.message).toMatch(
+      /^data \(.*\) would take [\d.]+ MiB more, past this session's memory budget/,
+    );
     expect((await inSession(core, id, 'GET', '/__mock/accounts')).body).toEqual(before.body);
-    // Larger data that fits is charged in the place of the data before: the sessions hold more.
+    expect(await data()).toBe(start);
+    // Larger data that fits is charged in the place of the data before: the session and the mock hold more.
     const grown = await inSession(core, id, 'POST', '/__mock/seed', {
       seed: 2,
-      sizes: { workspaces: 12_000 },
+      sizes: { workspaces: 6_000 },
     });
     expect(grown.status).toBe(200);
-    expect(Number(await taken())).toBeGreaterThan(start + 60);
+    expect(await data()).toBeGreaterThan(start + 25 * 1024 * 1024);
+    expect(taken()).toBeGreaterThan(start + 25 * 1024 * 1024);
     // A reset returns the session to its start data, and its charge to the start's.
     expect((await inSession(core, id, 'POST', '/__mock/reset')).status).toBe(200);
-    expect(Number(await taken())).toBe(start);
+    expect(await data()).toBe(start);
+    // Ending it gives everything back.
+    core.control.endSession(id);
+    expect(core.control.budget().sessions).toBe(0);
   });
 
   it('charges a scene session by the records its scene names, not at the default sizes (finding 8)', async () => {
     const core = new MockCore({ ...small, sessions: { max: 10 } });
-    const taken = async () => {
-      const error = await rejection(
-        core.control.createSession({ sizes: { workspaces: 100_000, events: 1_000_000 } }),
-      );
-      return Number(/; (\d+) MiB are taken/.exec(error.message)?.[1]);
-    };
     const workspaces = Array.from({ length: 5_000 }, (_, i) => ({ name: `ws-${i}`, runs: [] }));
     await core.control.createSession({ scene: { accounts: [{ workspaces }] } });
     // 5,000 workspaces of 1.5 KB: about 7 MiB, where the default sizes' estimate is about 1 MiB.
-    expect(await taken()).toBeGreaterThanOrEqual(7);
+    expect(core.control.budget().sessions).toBeGreaterThanOrEqual(7 * 1024 * 1024);
   });
 
   it('checks the sessions option against its ranges', () => {

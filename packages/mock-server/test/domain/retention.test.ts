@@ -78,6 +78,7 @@ describe('retention of events and outbox entries (L7)', () => {
   it('has documented defaults that keep the largest seed whole', () => {
     expect(DEFAULT_RETENTION).toEqual({
       eventsPerAccount: 1_100_000,
+      eventBytes: 64 * 1024 * 1024,
       outboxPerAccount: 1_000,
       deliveryAttempts: 10_000,
       waitingRetries: 10_000,

@@ -252,7 +252,7 @@ const ERROR_RESPONSES = checkedErrorResponses([
 const DEFAULT_ERROR_RESPONSE = {
   name: 'OtherError',
   description:
-    'Any other error status, with the same `ErrorBody`: `conflict` (409), `unprocessable_entity` (422), `service_unavailable` (503), a 403 `forbidden` for a `Host` the standalone mock does not serve, and whatever error status fault injection answers with (`request_timeout` for 408, the API code of the status when it has one, `internal_error` for another 5xx, `fault` for another 4xx).',
+    'Any other error status, with the same `ErrorBody`: `conflict` (409), `budget_exceeded` (409: the standalone mock’s memory budget is full; the message names what is full and the option that raises it), `unprocessable_entity` (422), `service_unavailable` (503), a 403 `forbidden` for a `Host` the standalone mock does not serve, and whatever error status fault injection answers with (`request_timeout` for 408, the API code of the status when it has one, `internal_error` for another 5xx, `fault` for another 4xx).',
 } as const;
 
 /** One error response of the document, before its status is read from the API error table. */

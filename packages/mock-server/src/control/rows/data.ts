@@ -7,6 +7,7 @@
  */
 import type { Scenario, ScenarioAnswer, ScenarioProgress } from '../../domain/scenario.js';
 import { SCENARIO_LIMITS } from '../../domain/scenario.js';
+import type { BudgetView } from '../../store/budget.js';
 import { SCENE_LIMITS, type Scene } from '../../store/seed/scene.js';
 import { DEFAULT_SEED, type MockAccount, type MockState, type SeedSizes } from '../../store/state.js';
 import { checkData } from '../data.js';
@@ -193,6 +194,31 @@ export const DATA_ROWS = {
     docs: {
       about:
         'how far the scenario being played has gone: steps applied, pending and skipped, with why ([Scenarios](#scenarios))',
+    },
+    writes: [],
+  }),
+  /**
+   * What the mock's memory budget allows and holds (`GET /__mock/budget`): `limit` and `used` in
+   * bytes, the option that sets the limit, and the bytes each store holds (`stores.journal`,
+   * `stores.faults`, ...); in a session, its own share and the whole mock's (`mock`). A write past
+   * the budget is a 409 `budget_exceeded` naming the store and the option. See `docs/security.md`,
+   * "The memory budget".
+   */
+  budget: capability<() => BudgetView>()({
+    route: {
+      method: 'GET',
+      path: '/__mock/budget',
+      summary: "what the memory budget allows and what each store holds, bytes (a session's: its share)",
+    },
+    call: { sync: true, args: () => ({}) },
+    option: {
+      option: 'budget',
+      flag: '--budget-bytes <n>',
+      help: "bytes the mock keeps at run time, sessions included (default: half the heap\nlimit; --session-budget-bytes <n>: one session's share, default a quarter)",
+    },
+    docs: {
+      about:
+        'what the memory budget allows and what each store holds, bytes; in a session its own share ([The memory budget](security.md#the-memory-budget))',
     },
     writes: [],
   }),

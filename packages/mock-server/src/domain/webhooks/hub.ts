@@ -5,10 +5,17 @@
  * delivery policy (taken checked: parsed by `DeliveryPolicyBody` once, by the route or the in-process
  * control method), and the generation that a clear or reset aborts.
  *
+ * The memory budget: integrations and deliveries under way are charged to its `webhooks` ledger
+ * (a create or an edit past it is a 409 `budget_exceeded`; a delivery past it is not made, and is
+ * recorded as a failed attempt saying why, since a notification never fails the request that queued
+ * it), and attempt records to its `attempts` ledger (the oldest dropped first). A clear or reset
+ * gives everything back.
+ *
  * @module
  */
 import { generateNotification } from '@iacm/webhook-receiver';
 import { HttpError } from '../../errors.js';
+import type { Ledger } from '../../store/budget.js';
 import {
   applyPolicyPatch,
   type DeliveryPolicy,
@@ -25,7 +32,7 @@ import {
   noteAttempt,
   type StoredIntegration,
 } from './integrations.js';
-import { type Delivery, DeliveryQueue } from './queue.js';
+import { type Delivery, DeliveryQueue, deliveryBytes } from './queue.js';
 import { type Sent, WebhookSender } from './sender.js';
 
 /** How many records the hub's retention bounds dropped. */
@@ -60,7 +67,25 @@ export interface WebhookHubOptions {
    * waiters (`control.nextDelivery`). It must not throw.
    */
   onAttempt?: (attempt: DeliveryAttempt, integration: IntegrationView) => void;
+  /**
+   * The memory budget's ledgers the hub charges (`store/budget.ts`): `webhooks`, the integrations
+   * and the deliveries under way (refused past the budget); `attempts`, the attempt log (the oldest
+   * dropped first). Each absent one: an unbounded ledger of its own.
+   */
+  ledgers?: WebhookLedgers | undefined;
 }
+
+/** The memory budget's ledgers of a {@link WebhookHub} (see {@link WebhookHubOptions.ledgers}). */
+export interface WebhookLedgers {
+  /** The `webhooks` ledger: integrations and deliveries under way. */
+  webhooks?: Ledger | undefined;
+  /** The `attempts` ledger: the attempt log's records. */
+  attempts?: Ledger | undefined;
+}
+
+/** The error of the attempt recorded for a delivery the memory budget had no room for. */
+export const BUDGET_DROPPED_ERROR =
+  "not sent: the mock's memory budget (budget.bytes) has no room for another delivery under way (webhooks); advance the clock so that deliveries end, delete integrations, or raise budget.bytes";
 
 /**
  * The mock's webhook integrations and deliveries. Credentials are sealed with AES-GCM under a key
@@ -73,7 +98,7 @@ export interface WebhookHubOptions {
  * at the instant it was due, without moving the clock.
  */
 export class WebhookHub {
-  readonly #integrations = new IntegrationRegistry();
+  readonly #integrations: IntegrationRegistry;
   readonly #sender: WebhookSender;
   readonly #log: AttemptLog;
   readonly #queue: DeliveryQueue;
@@ -93,11 +118,12 @@ export class WebhookHub {
     this.#now = options.now;
     this.#newId = options.newId;
     this.#onAttempt = options.onAttempt;
+    this.#integrations = new IntegrationRegistry(options.ledgers?.webhooks);
     this.#sender = new WebhookSender(options.fetch);
     this.#startPolicy = toDeliveryPolicy(options.policy);
     this.#policy = { ...this.#startPolicy };
     const bounds = toRetentionBounds(options.retention ?? {});
-    this.#log = new AttemptLog(bounds.deliveryAttempts);
+    this.#log = new AttemptLog(bounds.deliveryAttempts, options.ledgers?.attempts);
     const seed = options.seed ?? (() => 1);
     this.#queue = new DeliveryQueue({
       now: options.now,
@@ -112,6 +138,7 @@ export class WebhookHub {
           delivery.generation,
         ),
       record: (delivery, at, sent, nextAt) => this.#record(delivery, at, sent, nextAt),
+      ledger: options.ledgers?.webhooks,
     });
   }
 
@@ -127,7 +154,8 @@ export class WebhookHub {
 
   /**
    * Forgets every integration and attempt, and stops the deliveries in progress and waiting (their
-   * remaining attempts are not made or recorded). The policy and the attempt-id counter stay.
+   * remaining attempts are not made or recorded); what they were charged to the memory budget is
+   * given back. The policy and the attempt-id counter stay.
    */
   clear(): void {
     this.#generation.abort();
@@ -184,52 +212,69 @@ export class WebhookHub {
   /**
    * Creates an integration after a successful test delivery to its URL. A failed test (no answer or
    * a non-2xx status) creates nothing and answers 422 saying to check the URL and the credential value.
+   * It is charged to the `webhooks` ledger first: past the memory budget, a 409 `budget_exceeded`
+   * before any id is drawn or anything is sent.
    */
   async create(accountId: string, body: IntegrationCreateInput): Promise<IntegrationView> {
     this.#integrations.checkCreate(body);
-    const generation = this.#generation.signal;
-    const stored = await this.#integrations.draft(this.#newId(), accountId, body, {
-      seal: (credentials) => this.#sender.seal(credentials),
-      now: this.#now,
-    });
-    const attempt = await this.#test(stored);
-    if (generation.aborted) {
-      throw new HttpError(
-        409,
-        'conflict',
-        'the mock was reset, or its state replaced, while this integration was being created; it was not created: create it again',
-      );
+    const charge = this.#integrations.charge(accountId, body);
+    try {
+      const generation = this.#generation.signal;
+      const stored = await this.#integrations.draft(this.#newId(), accountId, body, {
+        seal: (credentials) => this.#sender.seal(credentials),
+        now: this.#now,
+      });
+      const attempt = await this.#test(stored);
+      if (generation.aborted) {
+        throw new HttpError(
+          409,
+          'conflict',
+          'the mock was reset, or its state replaced, while this integration was being created; it was not created: create it again',
+        );
+      }
+      if (attempt.outcome !== 'delivered') {
+        const why = attempt.status
+          ? `the endpoint answered ${attempt.status}`
+          : `no answer (${attempt.error ?? 'network error'})`;
+        throw new HttpError(
+          422,
+          'unprocessable_entity',
+          `invalid webhook URL: the test delivery to the URL failed (${why}); check the URL and the credential value. The integration was not created`,
+        );
+      }
+      return this.#integrations.add(stored, charge);
+    } catch (error) {
+      this.#integrations.uncharge(charge);
+      throw error;
     }
-    if (attempt.outcome !== 'delivered') {
-      const why = attempt.status
-        ? `the endpoint answered ${attempt.status}`
-        : `no answer (${attempt.error ?? 'network error'})`;
-      throw new HttpError(
-        422,
-        'unprocessable_entity',
-        `invalid webhook URL: the test delivery to the URL failed (${why}); check the URL and the credential value. The integration was not created`,
-      );
-    }
-    return this.#integrations.add(stored);
   }
 
   /**
    * Stores an integration at once, without a test delivery: a scene's (`control.scene`), there from
-   * the start. Its URL is checked as {@link WebhookHub.create} checks it (400 naming `url`).
+   * the start. Its URL is checked as {@link WebhookHub.create} checks it (400 naming `url`). It is
+   * charged to the `webhooks` ledger whatever the budget says: it is part of the scene's data, just
+   * loaded (and a reset must be able to put it back).
    */
   install(accountId: string, body: IntegrationCreateInput): IntegrationView {
     this.#integrations.checkCreate(body);
-    const stored = this.#integrations.sketch(this.#newId(), accountId, body, {
-      seal: (credentials) => this.#sender.seal(credentials),
-      now: this.#now,
-    });
-    return this.#integrations.add(stored);
+    const charge = this.#integrations.charge(accountId, body, true);
+    try {
+      const stored = this.#integrations.sketch(this.#newId(), accountId, body, {
+        seal: (credentials) => this.#sender.seal(credentials),
+        now: this.#now,
+      });
+      return this.#integrations.add(stored, charge);
+    } catch (error) {
+      this.#integrations.uncharge(charge);
+      throw error;
+    }
   }
 
   /**
    * Edits an integration. Without `replaceCredentials` the stored credentials stay unchanged; with
    * it, the new method replaces the old one (a header value clears a username and password, Basic
-   * clears a header value, none clears both).
+   * clears a header value, none clears both). An edit that makes it take more is charged the
+   * difference: past the memory budget, a 409 `budget_exceeded` and nothing changes.
    */
   update(id: string, body: IntegrationUpdateInput): Promise<IntegrationView> {
     return this.#integrations.update(id, body, {
@@ -249,12 +294,44 @@ export class WebhookHub {
     return this.#test(this.#integrations.get(id));
   }
 
-  /** Delivers a queued notification to the given integrations (all of the account when `integrationIds` is empty). */
-  deliver(accountId: string, entry: OutboxEntry, integrationIds: readonly string[] = []): void {
+  /**
+   * Delivers a queued notification to the given integrations (all of the account when
+   * `integrationIds` is empty). Never throws for the memory budget: a delivery it has no room for is
+   * not made, and is recorded as a `failed` attempt (status 0, `error` `BUDGET_DROPPED_ERROR`);
+   * the integration's status does not change. Answers how many deliveries were dropped so.
+   */
+  deliver(accountId: string, entry: OutboxEntry, integrationIds: readonly string[] = []): number {
     const policy = { ...this.#policy };
-    for (const target of this.#integrations.targets(accountId, integrationIds)) {
-      this.#queue.start(target, entry, { ...policy }, this.#generation.signal);
+    const targets = this.#integrations.targets(accountId, integrationIds);
+    if (targets.length === 0) return 0;
+    const bytes = deliveryBytes(entry);
+    let dropped = 0;
+    for (const target of targets) {
+      if (this.#queue.start(target, entry, { ...policy }, this.#generation.signal, bytes)) continue;
+      dropped += 1;
+      this.#recordDropped(target, entry);
     }
+    return dropped;
+  }
+
+  /** Records a delivery the memory budget had no room for: a failed first attempt, never sent. */
+  #recordDropped(target: StoredIntegration, entry: OutboxEntry): void {
+    const recorded = this.#log.record(
+      {
+        integrationId: target.view.id,
+        notificationId: entry.id,
+        kind: entry.payload.notificationType,
+        attempt: 1,
+        time: new Date(this.#now()).toISOString(),
+        status: 0,
+        durationMs: 0,
+        error: BUDGET_DROPPED_ERROR,
+        outcome: 'failed',
+        headers: {},
+      },
+      this.#integrations.holds(target),
+    );
+    this.#onAttempt?.({ ...recorded }, { ...target.view });
   }
 
   /** Sends the test notification to an integration and records the attempt (never retried). */

@@ -3,12 +3,15 @@
  * the control plane lists them (credentials shown by method only, URLs with secret-looking query
  * parameters redacted) and as deliveries use them (the URL as entered, the credentials sealed by the
  * sender). It creates, edits and removes them from bodies already parsed, and keeps each one's status
- * from its latest delivery.
+ * from its latest delivery. Each stored integration is charged to the memory budget's `webhooks`
+ * ledger ({@link integrationBytes}): past the budget a create or an edit that grows it is a 409
+ * `budget_exceeded`, before anything is sent or changed.
  *
  * @module
  */
 import type { WebhookCredentials } from '@iacm/webhook-receiver';
 import { HttpError, notFound, validationError } from '../../errors.js';
+import { HEAP_BYTES, heapBytes, type Ledger, unboundedLedger } from '../../store/budget.js';
 import { redactUrl, webhookUrlProblem } from '../webhook-url.js';
 import { type IntegrationCreateInput, type IntegrationUpdateInput, toCredentials } from './bodies.js';
 import type { DeliveryTarget, SealedCredentials } from './sender.js';
@@ -57,6 +60,59 @@ export interface StoredIntegration extends DeliveryTarget {
 /** The most webhook integrations a mock keeps, over all accounts (a further create is a 409). */
 export const MAX_INTEGRATIONS = 1000;
 
+/**
+ * What a stored integration takes besides its configuration's measure, bytes: its sealed
+ * credentials' arrays and key material, its entry in the registry: 512.
+ */
+export const INTEGRATION_OVERHEAD_BYTES = 512;
+
+/** An ISO 8601 instant, as long as `createdAt` and `updatedAt` are. */
+const INSTANT = '2000-01-01T00:00:00.000Z';
+
+/**
+ * What an integration is charged to the `webhooks` ledger, bytes: the heap measure (`heapBytes`) of
+ * its stored configuration (its URL as entered, its view: id, account, nickname, redacted URL,
+ * method, status, times; the longest method and status counted), the measure of its credentials as
+ * given (their sealed form is shorter), and {@link INTEGRATION_OVERHEAD_BYTES}. Measured from the
+ * body, before an id is drawn.
+ */
+export function integrationBytes(
+  accountId: string,
+  config: { nickname: string; url: string },
+  credentials: unknown,
+): number {
+  const view = {
+    id: '0'.repeat(24),
+    accountId,
+    nickname: config.nickname,
+    url: redactUrl(config.url),
+    credentials: { method: 'authorization' },
+    status: 'missing_write_permission',
+    createdAt: INSTANT,
+    updatedAt: INSTANT,
+  };
+  return (
+    heapBytes({ url: config.url, view, method: 'authorization' }) +
+    credentialBytes(credentials) +
+    INTEGRATION_OVERHEAD_BYTES
+  );
+}
+
+/** The measure of credentials as given (none: 0). */
+function credentialBytes(credentials: unknown): number {
+  return credentials === undefined || credentials === null || credentials === 'none'
+    ? 0
+    : heapBytes(credentials) + HEAP_BYTES.object;
+}
+
+/** What one integration is charged: in all, and of it its credentials' part (an edit may keep them). */
+export interface IntegrationCharge {
+  /** The bytes charged in all ({@link integrationBytes}). */
+  readonly bytes: number;
+  /** Of them, its credentials' measure. */
+  readonly credentials: number;
+}
+
 /** What an edit needs besides the body: the sender's sealing, the clock, the current generation. */
 export interface EditContext {
   /** Seals credentials (the sender's). */
@@ -70,6 +126,35 @@ export interface EditContext {
 /** The registry of integrations. */
 export class IntegrationRegistry {
   readonly #integrations = new Map<string, StoredIntegration>();
+  /** What each stored integration is charged, by id. */
+  readonly #charges = new Map<string, IntegrationCharge>();
+  readonly #ledger: Ledger;
+
+  /**
+   * @param ledger the memory budget's `webhooks` ledger, charged {@link integrationBytes} for each
+   *   stored integration. Default: `unboundedLedger('webhooks')`.
+   */
+  constructor(ledger?: Ledger) {
+    this.#ledger = ledger ?? unboundedLedger('webhooks');
+  }
+
+  /**
+   * Charges what an integration of `accountId` made from `body` takes ({@link integrationBytes}),
+   * before it is drafted: the charge is the caller's until {@link add} takes it (or {@link uncharge}
+   * gives it back). `force`: whatever the budget says (a scene's integrations, part of its data).
+   * @throws HttpError 409 `budget_exceeded` naming the `webhooks` store (nothing charged).
+   */
+  charge(accountId: string, body: IntegrationCreateInput, force = false): IntegrationCharge {
+    const credentials = credentialBytes(body.credentials);
+    const bytes = integrationBytes(accountId, body, body.credentials);
+    this.#ledger.charge(bytes, force);
+    return { bytes, credentials };
+  }
+
+  /** Gives back a charge {@link add} did not take (the integration was not stored). */
+  uncharge(charge: IntegrationCharge): void {
+    this.#ledger.release(charge.bytes);
+  }
 
   /** The integrations (of one account, or all): copies of their views. */
   list(accountId?: string): IntegrationView[] {
@@ -155,8 +240,11 @@ export class IntegrationRegistry {
     };
   }
 
-  /** Stores a drafted integration whose test delivery succeeded; 409 when the registry filled meanwhile. */
-  add(stored: StoredIntegration): IntegrationView {
+  /**
+   * Stores a drafted integration whose test delivery succeeded, taking over its `charge` (made by
+   * {@link charge}); 409 when the registry filled meanwhile (the charge stays the caller's).
+   */
+  add(stored: StoredIntegration, charge?: IntegrationCharge): IntegrationView {
     if (this.#integrations.size >= MAX_INTEGRATIONS) {
       throw new HttpError(
         409,
@@ -164,7 +252,11 @@ export class IntegrationRegistry {
         `${MAX_INTEGRATIONS} webhook integrations exist already; it was not created`,
       );
     }
+    const before = this.#charges.get(stored.view.id);
+    if (before) this.#ledger.release(before.bytes);
     this.#integrations.set(stored.view.id, stored);
+    if (charge) this.#charges.set(stored.view.id, charge);
+    else this.#charges.delete(stored.view.id);
     return { ...stored.view };
   }
 
@@ -176,17 +268,32 @@ export class IntegrationRegistry {
   async update(id: string, body: IntegrationUpdateInput, context: EditContext): Promise<IntegrationView> {
     const stored = this.get(id);
     if (body.url !== undefined) checkUrl(body.url);
+    // Nothing changes until the edit is known to fit the budget (a 409 after the sealing changes nothing).
+    const credentials = body.replaceCredentials ? toCredentials(body.credentials) : undefined;
+    const sealed = body.replaceCredentials ? await context.seal(credentials) : undefined;
+    if (context.generation.aborted || !this.holds(stored)) throw notFound('webhook integration', id);
+    const before = this.#charges.get(id);
+    const credentialPart = body.replaceCredentials
+      ? credentialBytes(body.credentials)
+      : (before?.credentials ?? 0);
+    const bytes =
+      integrationBytes(
+        stored.view.accountId,
+        { nickname: body.nickname ?? stored.view.nickname, url: body.url ?? stored.url },
+        undefined,
+      ) + credentialPart;
+    const change = bytes - (before?.bytes ?? 0);
+    if (change > 0) this.#ledger.charge(change);
+    else this.#ledger.release(-change);
+    this.#charges.set(id, { bytes, credentials: credentialPart });
     if (body.nickname !== undefined) stored.view.nickname = body.nickname;
     if (body.url !== undefined) {
       stored.url = body.url;
       stored.view.url = redactUrl(body.url);
     }
     if (body.replaceCredentials) {
-      const credentials = toCredentials(body.credentials);
       stored.method = methodOf(credentials);
       stored.view.credentials = { method: stored.method };
-      const sealed = await context.seal(credentials);
-      if (context.generation.aborted) throw notFound('webhook integration', id);
       stored.sealed = sealed;
       stored.view.status = 'active';
     }
@@ -194,15 +301,26 @@ export class IntegrationRegistry {
     return { ...stored.view };
   }
 
-  /** Removes an integration; 404 when there is none. */
+  /** Removes an integration (what it was charged given back); 404 when there is none. */
   remove(id: string): void {
     this.get(id);
     this.#integrations.delete(id);
+    this.#release(id);
   }
 
-  /** Forgets every integration. */
+  /** Forgets every integration; what they were charged is given back. */
   clear(): void {
     this.#integrations.clear();
+    for (const charge of this.#charges.values()) this.#ledger.release(charge.bytes);
+    this.#charges.clear();
+  }
+
+  /** Gives back what the integration of id `id` was charged. */
+  #release(id: string): void {
+    const charge = this.#charges.get(id);
+    if (!charge) return;
+    this.#charges.delete(id);
+    this.#ledger.release(charge.bytes);
   }
 }
 

@@ -9,9 +9,15 @@
  * {@link DeliveryQueue.flush} all at once without moving it. At most `MAX_DELIVERIES_IN_FLIGHT`
  * attempts are sent at once (`gate.ts`); the others wait their turn.
  *
+ * Each delivery under way (its first attempt to come, waiting its turn, being sent, or waiting for a
+ * retry) is charged to the memory budget's `webhooks` ledger ({@link deliveryBytes}) from the moment
+ * it is queued until it ends (delivered, given up, its integration gone, dropped by a bound, or a
+ * clear). One that does not fit is not queued ({@link DeliveryQueue.start} answers `false`).
+ *
  * @module
  */
 import { isRetriedDeliveryStatus, WEBHOOK_DELIVERY_RETRIES } from '@iacm/sdk/contract';
+import { type Ledger, textBytes, unboundedLedger } from '../../store/budget.js';
 import { Random } from '../../store/random.js';
 import type { DeliveryPolicy } from '../delivery-policy.js';
 import type { OutboxEntry } from '../events.js';
@@ -38,6 +44,21 @@ export interface Delivery {
   dueAt: number;
 }
 
+/**
+ * What a delivery under way takes besides its body, bytes: the delivery, its policy, its timers and
+ * promises, its turn at the gate: 1,024.
+ */
+export const DELIVERY_OVERHEAD_BYTES = 1024;
+
+/**
+ * What a delivery of `entry` is charged to the `webhooks` ledger while it is under way, bytes: its
+ * body's text (`textBytes` of the payload's JSON, what each attempt sends) and
+ * {@link DELIVERY_OVERHEAD_BYTES}.
+ */
+export function deliveryBytes(entry: Pick<OutboxEntry, 'payload'>): number {
+  return textBytes(JSON.stringify(entry.payload)) + DELIVERY_OVERHEAD_BYTES;
+}
+
 /** What the queue needs from the hub: the clock, the seed, and how an attempt is sent and recorded. */
 export interface DeliveryQueueOptions {
   /** The mock's clock, epoch milliseconds. */
@@ -52,6 +73,11 @@ export interface DeliveryQueueOptions {
   send(delivery: Delivery): Promise<Sent>;
   /** Records an attempt made at `at`, and its outcome; `nextAt` when it is to be retried. */
   record(delivery: Delivery, at: number, sent: Sent, nextAt: number | undefined): DeliveryAttempt;
+  /**
+   * The memory budget's `webhooks` ledger, charged {@link deliveryBytes} for each delivery under way.
+   * Default: `unboundedLedger('webhooks')`.
+   */
+  ledger?: Ledger | undefined;
 }
 
 /** The largest delay `setTimeout` takes. */
@@ -116,21 +142,46 @@ export class DeliveryQueue {
   /** The wall-time timer that runs the earliest waiting retry, and the instant it was set for. */
   #timer: { handle: ReturnType<typeof setTimeout>; for: number } | undefined;
   #dropped = 0;
+  readonly #ledger: Ledger;
+  /** What each delivery under way is charged (a delivery leaves it when it ends). */
+  readonly #charges = new Map<Delivery, number>();
 
   /** @param options the hub's parts the queue works with. */
   constructor(options: DeliveryQueueOptions) {
     this.#options = options;
+    this.#ledger = options.ledger ?? unboundedLedger('webhooks');
   }
 
-  /** Makes a delivery's first attempt now. */
+  /**
+   * Makes a delivery's first attempt now, charged `bytes` (default {@link deliveryBytes} of `entry`)
+   * until it ends. Answers `false`, queuing nothing, when they do not fit the memory budget (the
+   * caller records it as dropped: a notification's delivery never fails the request that queued it).
+   */
   start(
     target: StoredIntegration,
     entry: OutboxEntry,
     policy: DeliveryPolicy,
     generation: AbortSignal,
-  ): void {
+    bytes: number = deliveryBytes(entry),
+  ): boolean {
+    if (!this.#ledger.tryCharge(bytes)) return false;
     const now = this.#options.now();
-    this.#run({ target, entry, policy, generation, firstAt: now, attempt: 1, dueAt: now });
+    const delivery: Delivery = { target, entry, policy, generation, firstAt: now, attempt: 1, dueAt: now };
+    this.#charges.set(delivery, bytes);
+    this.#run(delivery);
+    return true;
+  }
+
+  /** How many deliveries are under way (charged): first attempts to come, being sent, or waiting for a retry. */
+  get underWay(): number {
+    return this.#charges.size;
+  }
+
+  /** The bytes the deliveries under way are charged to the `webhooks` ledger together. */
+  get chargedBytes(): number {
+    let bytes = 0;
+    for (const b of this.#charges.values()) bytes += b;
+    return bytes;
   }
 
   /** When each waiting retry is due, earliest first (epoch milliseconds of the mock's clock). */
@@ -179,12 +230,23 @@ export class DeliveryQueue {
 
   /**
    * Forgets the waiting deliveries (their remaining attempts are not made) and the dropped count;
-   * attempts under way stop with their generation.
+   * attempts under way stop with their generation. What every delivery under way was charged is
+   * given back.
    */
   clear(): void {
     this.#waiting.clear();
     this.#dropped = 0;
+    for (const bytes of this.#charges.values()) this.#ledger.release(bytes);
+    this.#charges.clear();
     this.#disarm();
+  }
+
+  /** A delivery ended: what it was charged goes back (once; nothing after a clear gave it back). */
+  #end(delivery: Delivery): void {
+    const bytes = this.#charges.get(delivery);
+    if (bytes === undefined) return;
+    this.#charges.delete(delivery);
+    this.#ledger.release(bytes);
   }
 
   /** Makes a delivery's next attempt now. */
@@ -193,16 +255,29 @@ export class DeliveryQueue {
     this.#running.add(task);
   }
 
-  /** Makes one attempt of a delivery, records it, and schedules the next one when it is to be retried. */
+  /**
+   * Makes one attempt of a delivery and schedules the next one when it is to be retried; the
+   * delivery ends (its charge given back) otherwise.
+   */
   async #attempt(delivery: Delivery): Promise<void> {
+    let waits = false;
+    try {
+      waits = await this.#try(delivery);
+    } finally {
+      if (!waits) this.#end(delivery);
+    }
+  }
+
+  /** Makes one attempt of a delivery, records it; `true` when it waits for a retry. */
+  async #try(delivery: Delivery): Promise<boolean> {
     const { target, generation } = delivery;
-    if (generation.aborted || !this.#options.holds(target)) return;
+    if (generation.aborted || !this.#options.holds(target)) return false;
     // Its turn among the attempts under way (none taken when a clear or reset came first).
-    if (!(await this.#gate.enter(generation))) return;
+    if (!(await this.#gate.enter(generation))) return false;
     let sent: Sent;
     let at: number;
     try {
-      if (!this.#options.holds(target)) return;
+      if (!this.#options.holds(target)) return false;
       // Sent when due: at once, or (flushed early) recorded at the instant it was due.
       at = Math.max(this.#options.now(), delivery.dueAt);
       sent = await this.#options.send(delivery);
@@ -211,11 +286,12 @@ export class DeliveryQueue {
     }
     const nextAt = nextAttemptAt(delivery, at, sent, this.#options.seed());
     const recorded = this.#options.record(delivery, at, sent, nextAt);
-    if (recorded.outcome !== 'retrying' || nextAt === undefined || generation.aborted) return;
-    if (!this.#options.holds(target)) return;
+    if (recorded.outcome !== 'retrying' || nextAt === undefined || generation.aborted) return false;
+    if (!this.#options.holds(target)) return false;
     delivery.attempt += 1;
     delivery.dueAt = nextAt;
     this.#wait(delivery);
+    return true;
   }
 
   /** Puts a delivery among those waiting (the longest waiting one given up past the bound). */
@@ -224,6 +300,7 @@ export class DeliveryQueue {
       const oldest = this.#waiting.values().next();
       if (oldest.done) break;
       this.#waiting.delete(oldest.value);
+      this.#end(oldest.value);
       this.#dropped += 1;
     }
     this.#waiting.add(delivery);

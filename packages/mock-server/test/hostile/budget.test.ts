@@ -1,0 +1,138 @@
+/**
+ * The memory budget under attack, at the default options, in a child with a 256 MB heap (issue 34):
+ * the default budget is half the heap limit, every store charges what it keeps, and past the budget
+ * a write is a 409 `budget_exceeded` (or, for the event log, the oldest go). Each attack ran the mock
+ * out of memory, or grew its heap past what the budget allows, before the budget: the label flood
+ * (finding 3), pending timed runs with large plans (finding 11) and the sessions' one-off answers
+ * together (finding 9). Measured as the heap after a forced collection, never as time.
+ */
+import { describe, expect, it } from 'vitest';
+import { runInSmallHeap } from './child.js';
+
+/** What an attack allows itself besides the budget: the request machinery and the data's own state. */
+const SLACK = 24 * 1024 * 1024;
+
+/** The child's prelude: a mock at the default options, logged in as its primary account's API user. */
+const MOCK = `
+  const { MockCore } = await import(src + '/app/mock.ts');
+  const core = new MockCore({});
+  const [primary] = core.accounts();
+  const login = await core.handle({ method: 'POST', path: '/v2/login', body: { accessKey: primary.accessKey, secretKey: primary.secretKey } });
+  const headers = { authorization: 'Bearer ' + login.body.accessToken, 'content-type': 'application/json' };
+  const send = (method, path, body, extra = {}) => core.handle({ method, path, body, headers: { ...headers, ...extra } });
+  const limit = core.control.budget().limit;
+`;
+
+describe('the memory budget at the default options, 256 MB heap', () => {
+  it('keeps the label flood within the event log’s share: 6,000 updates of 50 labels of 128 characters (finding 3)', {
+    timeout: 180_000,
+  }, async () => {
+    const result = await runInSmallHeap<{
+      statuses: number[];
+      limit: number;
+      events: number;
+      charged: number;
+      growth: number;
+    }>(
+      `${MOCK}
+      const search = await send('POST', '/v2/workspaces/search', {});
+      const path = '/v2/workspaces/' + search.body[0].id + '/labels';
+      const statuses = new Set();
+      const base = heapAfterGc();
+      for (let n = 0; n < 6000; n++) {
+        const labels = Array.from({ length: 50 }, (_, k) => (n + '-' + k + '-').padEnd(128, 'L'));
+        statuses.add((await send('PUT', path, { labels })).status);
+      }
+      const growth = heapAfterGc() - base;
+      const view = core.control.budget();
+      return { statuses: [...statuses], limit, events: view.stores.events, charged: view.used, growth };
+    `,
+      { heapMb: 256 },
+    );
+    expect(result.statuses).toEqual([200]);
+    // Half the heap limit of a 256 MB heap, and the event log within a quarter of it.
+    expect(result.limit).toBeGreaterThan(100 * 1024 * 1024);
+    expect(result.limit).toBeLessThan(200 * 1024 * 1024);
+    expect(result.events).toBeLessThanOrEqual(result.limit / 4);
+    expect(result.growth).toBeLessThan(result.limit / 4 + SLACK);
+  });
+
+  it('refuses timed runs past the budget: plans of 10,000 changes each, until a 409 budget_exceeded (finding 11)', {
+    timeout: 180_000,
+  }, async () => {
+    const result = await runInSmallHeap<{
+      accepted: number;
+      refusal?: { status: number; code: string; message: string };
+      limit: number;
+      growth: number;
+    }>(
+      `${MOCK}
+      const workspaceId = core.store.toState().accounts[0].workspaces[0].id;
+      const changes = Array.from({ length: 10000 }, (_, i) => ({ address: 'aws_s3_bucket.b' + i, assetType: 'aws_s3_bucket', actions: ['create'] }));
+      const body = { timing: { startAfterMs: 3600000, planningMs: 60000 }, changes };
+      const base = heapAfterGc();
+      let accepted = 0;
+      let refusal;
+      for (let i = 0; i < 400 && !refusal; i++) {
+        const res = await send('POST', '/__mock/workspaces/' + workspaceId + '/runs', body);
+        if (res.status === 202) accepted += 1;
+        else refusal = { status: res.status, code: res.body.code, message: res.body.message };
+      }
+      const growth = heapAfterGc() - base;
+      return { accepted, refusal, limit, growth };
+    `,
+      { heapMb: 256 },
+    );
+    expect(result.refusal?.status).toBe(409);
+    expect(result.refusal?.code).toBe('budget_exceeded');
+    expect(result.refusal?.message).toMatch(/^timedRuns \(the pending timed runs\) would take/);
+    expect(result.accepted).toBeGreaterThan(10);
+    expect(result.growth).toBeLessThan(result.limit + SLACK);
+  });
+
+  it('bounds the sessions’ one-off answers together: 32 sessions filling theirs, until the mock’s budget refuses (finding 9)', {
+    timeout: 180_000,
+  }, async () => {
+    const result = await runInSmallHeap<{
+      created: number;
+      kept: number;
+      refusals: string[];
+      limit: number;
+      used: number;
+      growth: number;
+    }>(
+      `${MOCK}
+      const answer = { endpoint: 'workspaces.search', body: { extra: 'x'.repeat(900000) }, validate: false };
+      const base = heapAfterGc();
+      let created = 0;
+      let kept = 0;
+      const refusals = [];
+      for (let s = 0; s < 32; s++) {
+        let session;
+        try {
+          session = await core.control.createSession();
+        } catch (error) {
+          // Its data finds the mock's budget full: refused too.
+          refusals.push(error.code + ': ' + error.message);
+          continue;
+        }
+        created += 1;
+        for (let i = 0; i < 200; i++) {
+          const res = await send('POST', '/__mock/responses', answer, { 'x-iacm-mock-session': session.id });
+          if (res.status !== 201) { refusals.push(res.body.code + ': ' + res.body.message); break; }
+          kept += 1;
+        }
+      }
+      const growth = heapAfterGc() - base;
+      return { created, kept, refusals: refusals.slice(-2), limit, used: core.control.budget().used, growth };
+    `,
+      { heapMb: 256 },
+    );
+    expect(result.created).toBeGreaterThan(4);
+    expect(result.kept).toBeGreaterThan(20);
+    expect(result.refusals.every((r) => r.startsWith('budget_exceeded: '))).toBe(true);
+    expect(result.refusals.at(-1)).toMatch(/past the mock's memory budget of .* \(budget\.bytes\)/);
+    expect(result.used).toBeLessThanOrEqual(result.limit);
+    expect(result.growth).toBeLessThan(result.limit + SLACK);
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * The one memory budget (`store/budget.ts`): charges by store, refusals that change nothing and name
+ * the store, the budget, what it holds and the option; a session's share counted against the mock's;
+ * the option's ranges and the Node adapter's heap share.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  BUDGET_RANGES,
+  BUDGET_STORE_NAMES,
+  BUDGET_STORES,
+  DEFAULT_BUDGET_BYTES,
+  defaultBudgetBytes,
+  HEAP_BYTES,
+  heapBytes,
+  heapShareBudget,
+  heapSizeLimit,
+  MemoryBudget,
+  textBytes,
+  toBudgetOptions,
+  unboundedLedger,
+} from '../../src/store/budget.js';
+import { refusal } from '../helpers.js';
+
+const MiB = 1024 * 1024;
+
+describe('MemoryBudget', () => {
+  it('charges and releases by store, and refuses a charge past the limit without changing anything', () => {
+    const budget = new MemoryBudget(10 * MiB);
+    const faults = budget.ledger('faults');
+    const journal = budget.ledger('journal');
+    faults.charge(4 * MiB);
+    journal.charge(5 * MiB);
+    expect(budget.used).toBe(9 * MiB);
+    const error = refusal(() => faults.charge(2 * MiB));
+    expect(error.status).toBe(409);
+    expect(error.code).toBe('budget_exceeded');
+    expect(error.message).toBe(
+      "faults (the endpoint faults) would take 2.0 MiB more, past the mock's memory budget of 10.0 MiB (budget.bytes), which holds 9.0 MiB (journal 5.0 MiB, faults 4.0 MiB); nothing was changed: DELETE /__mock/faults, or raise budget.bytes",
+    );
+    expect(budget.used).toBe(9 * MiB);
+    expect(faults.held).toBe(4 * MiB);
+    expect(faults.tryCharge(2 * MiB)).toBe(false);
+    expect(faults.tryCharge(MiB)).toBe(true);
+    expect(budget.view().stores).toMatchObject({ faults: 5 * MiB, journal: 5 * MiB, data: 0 });
+    faults.release(100 * MiB); // never more than it holds
+    expect(faults.held).toBe(0);
+    expect(budget.used).toBe(5 * MiB);
+    journal.releaseAll();
+    expect(budget.view()).toEqual({
+      limit: 10 * MiB,
+      used: 0,
+      option: 'budget.bytes',
+      stores: Object.fromEntries(BUDGET_STORE_NAMES.map((name) => [name, 0])),
+      sessions: 0,
+    });
+  });
+
+  it('charges whatever the budget says when forced (data a reset puts back), and set() replaces what a ledger holds', () => {
+    const budget = new MemoryBudget(MiB);
+    const data = budget.ledger('data');
+    data.set(2 * MiB, true);
+    expect(budget.used).toBe(2 * MiB);
+    // Over the budget: a growth is refused, a shrink always passes.
+    expect(refusal(() => data.set(3 * MiB)).code).toBe('budget_exceeded');
+    expect(data.held).toBe(2 * MiB);
+    data.set(MiB / 2);
+    expect(budget.used).toBe(MiB / 2);
+  });
+
+  it("counts a session's share against the mock's too, and gives it all back when the session closes", () => {
+    const mock = new MemoryBudget(10 * MiB);
+    const journal = mock.ledger('journal');
+    journal.charge(7 * MiB);
+    const session = mock.child(4 * MiB, 'this session');
+    const faults = session.ledger('faults');
+    faults.charge(2 * MiB);
+    expect(mock.used).toBe(9 * MiB);
+    expect(mock.view()).toMatchObject({
+      used: 9 * MiB,
+      sessions: 2 * MiB,
+      stores: { journal: 7 * MiB, faults: 0 },
+    });
+    expect(session.view()).toMatchObject({
+      limit: 4 * MiB,
+      used: 2 * MiB,
+      option: 'budget.sessionBytes',
+      mock: { limit: 10 * MiB, used: 9 * MiB },
+    });
+    // Within the session's share, past the mock's: the mock's budget refuses, and names its option.
+    const error = refusal(() => faults.charge(1.5 * MiB));
+    expect(error.message).toMatch(
+      /past the mock's memory budget of 10\.0 MiB \(budget\.bytes\).*\(journal 7\.0 MiB, sessions 2\.0 MiB\)/,
+    );
+    // Past the session's share: the session's refuses.
+    journal.release(7 * MiB);
+    expect(refusal(() => faults.charge(3 * MiB)).message).toMatch(
+      /past this session's memory budget of 4\.0 MiB \(budget\.sessionBytes\).*or raise budget\.sessionBytes$/,
+    );
+    session.close();
+    expect(mock.used).toBe(0);
+    expect(mock.view().sessions).toBe(0);
+    expect(session.used).toBe(0);
+  });
+
+  it("makes the evicting stores drop their oldest for a refusing store's charge, the mock's and its sessions'", () => {
+    const mock = new MemoryBudget(10 * MiB);
+    const entries: number[] = [];
+    const journal = mock.ledger('journal');
+    journal.evictWith((need) => {
+      let freed = 0;
+      while (entries.length > 0 && freed < need) {
+        const oldest = entries.shift() as number;
+        journal.release(oldest);
+        freed += oldest;
+      }
+    });
+    for (let i = 0; i < 6; i++) {
+      journal.charge(MiB);
+      entries.push(MiB);
+    }
+    const session = mock.child(8 * MiB, 'this session');
+    const attempts = session.ledger('attempts');
+    let kept = 3 * MiB;
+    attempts.charge(kept);
+    attempts.evictWith((need) => {
+      const freed = Math.min(need, kept);
+      kept -= freed;
+      attempts.release(freed);
+    });
+    expect(mock.used).toBe(9 * MiB);
+    // 4 MiB of faults: the mock's journal drops its oldest three entries first.
+    const faults = mock.ledger('faults');
+    faults.charge(4 * MiB);
+    expect(entries).toHaveLength(3);
+    expect(mock.used).toBe(10 * MiB);
+    // 5 MiB more: the mock's journal gives all it has, then the session's attempts the rest.
+    faults.charge(5 * MiB);
+    expect(entries).toHaveLength(0);
+    expect(kept).toBe(MiB);
+    // An evicting store's own charge makes nobody drop anything: it is refused.
+    expect(attempts.tryCharge(MiB)).toBe(false);
+    expect(kept).toBe(MiB);
+    faults.charge(MiB);
+    expect(kept).toBe(0);
+    // Nothing left to drop: a refusing charge is refused.
+    expect(refusal(() => faults.charge(MiB)).code).toBe('budget_exceeded');
+    expect(mock.view().stores.faults).toBe(10 * MiB);
+  });
+
+  it('has an unbounded ledger for a store made alone', () => {
+    const ledger = unboundedLedger('oneOff');
+    ledger.charge(2 ** 50);
+    expect(ledger.held).toBe(2 ** 50);
+  });
+
+  it('names, for every store, what it keeps, whether it refuses or evicts, and how to make room', () => {
+    expect(BUDGET_STORE_NAMES).toEqual(Object.keys(BUDGET_STORES));
+    const evicting = BUDGET_STORE_NAMES.filter((name) => BUDGET_STORES[name].full === 'evicts');
+    expect(evicting).toEqual(['journal', 'events', 'attempts']);
+  });
+});
+
+describe('the budget option', () => {
+  it('defaults to half the heap limit (256 MiB where it is not known) and a quarter of it per session; a given bytes sets the session default too', () => {
+    expect(toBudgetOptions(undefined, DEFAULT_BUDGET_BYTES)).toEqual({
+      bytes: DEFAULT_BUDGET_BYTES,
+      sessionBytes: DEFAULT_BUDGET_BYTES / 4,
+    });
+    // Where the runtime tells the heap limit (Node here), the default is half of it.
+    const limit = heapSizeLimit();
+    expect(limit).toBeGreaterThan(0);
+    expect(defaultBudgetBytes()).toBe(heapShareBudget(limit as number));
+    expect(toBudgetOptions(undefined).bytes).toBe(defaultBudgetBytes());
+    expect(toBudgetOptions({ bytes: 64 * MiB })).toEqual({ bytes: 64 * MiB, sessionBytes: 16 * MiB });
+    expect(toBudgetOptions({ sessionBytes: 0 }, 8 * MiB)).toEqual({ bytes: 8 * MiB, sessionBytes: 0 });
+  });
+
+  it('refuses a member out of its range, or a session share larger than the budget, naming it', () => {
+    expect(() => toBudgetOptions({ bytes: 1000 })).toThrow(
+      `MockOptions budget.bytes: expected an integer from ${BUDGET_RANGES.bytes.min} to ${BUDGET_RANGES.bytes.max} (bytes), received 1000`,
+    );
+    expect(() => toBudgetOptions({ bytes: 2 * MiB, sessionBytes: 3 * MiB })).toThrow(
+      `MockOptions budget.sessionBytes: expected at most budget.bytes (${2 * MiB}), received ${3 * MiB}`,
+    );
+    expect(() => toBudgetOptions({ other: 1 } as never)).toThrow(/unknown member/);
+  });
+
+  it('gives the Node adapter half the heap limit, within the range', () => {
+    expect(heapShareBudget(4096 * MiB)).toBe(2048 * MiB);
+    expect(heapShareBudget(1)).toBe(BUDGET_RANGES.bytes.min);
+    expect(heapShareBudget(2 ** 60)).toBe(BUDGET_RANGES.bytes.max);
+  });
+});
+
+describe('the heap measure', () => {
+  it('charges strings by character, containers by member, and nothing for literals', () => {
+    expect(heapBytes('abc')).toBe(HEAP_BYTES.string + 3 * HEAP_BYTES.perCharacter);
+    expect(heapBytes([1, null, true])).toBe(HEAP_BYTES.array + 3 * HEAP_BYTES.perItem + HEAP_BYTES.number);
+    expect(heapBytes({ a: 'b' })).toBe(
+      HEAP_BYTES.object + HEAP_BYTES.perMember + 2 * (HEAP_BYTES.string + HEAP_BYTES.perCharacter),
+    );
+    // Many empty objects take far more than their text: the measure counts them.
+    const empties = Array.from({ length: 1000 }, () => ({}));
+    expect(heapBytes(empties)).toBeGreaterThan(20 * JSON.stringify(empties).length);
+    expect(textBytes(undefined)).toBe(0);
+    expect(textBytes('xy')).toBe(HEAP_BYTES.string + 4);
+  });
+});
