@@ -213,7 +213,8 @@ export class MockCore {
     this.#resets += 1;
     for (const stage of RESET_STAGES) this.#resettable[stage].reset();
     // A mock started with a scenario plays its timeline again, from the clock's now after the reset.
-    if (this.#start.scenario) this.#timeline.play(this.#start.scenario);
+    // (Its steps are start data: charged whatever the budget says, as the start data is.)
+    if (this.#start.scenario) this.#timeline.play(this.#start.scenario, true);
     return RESET_STAGES;
   }
 

@@ -109,9 +109,12 @@ export class Timeline {
     this.#scenario.checkRoom(scenario);
   }
 
-  /** Schedules a checked scenario's timeline (its scene just loaded) from the clock's now; applies what is due. */
-  play(scenario: CheckedScenario): ScenarioAnswer {
-    const answer = this.#scenario.play(this.#parts.data().store, scenario, this.#parts.now());
+  /**
+   * Schedules a checked scenario's timeline (its scene just loaded) from the clock's now; applies what
+   * is due. `force`: its steps charged whatever the budget says (a reset's start scenario).
+   */
+  play(scenario: CheckedScenario, force = false): ScenarioAnswer {
+    const answer = this.#scenario.play(this.#parts.data().store, scenario, this.#parts.now(), force);
     this.settle();
     return answer;
   }

@@ -138,10 +138,11 @@ export class ScenarioPlayer {
    * `store` (the data loaded from its scene: accounts in the scene's order), after dropping any
    * pending step. A name the data does not hold (it always does: the scene was checked) drops its step.
    * The steps kept are charged to the `scenario` ledger in place of the pending ones.
+   * `force` charges them whatever the budget says (a reset playing the start scenario again).
    * @throws HttpError 409 `budget_exceeded` when they do not fit the budget: nothing changes (the
    *   pending steps stay).
    */
-  play(store: Store, scenario: CheckedScenario, start: number): ScenarioAnswer {
+  play(store: Store, scenario: CheckedScenario, start: number, force = false): ScenarioAnswer {
     const accounts = [...store.accounts.values()].map((account) => new AccountNames(account));
     let last = start;
     const unresolved: SkippedStep[] = [];
@@ -160,7 +161,7 @@ export class ScenarioPlayer {
     });
     // In place of the pending steps: only the difference must fit (a 409 changes nothing).
     const change = bytes - this.#charged;
-    if (change > 0) this.#ledger.charge(change);
+    if (change > 0) this.#ledger.charge(change, force);
     else this.#ledger.release(-change);
     this.#charged = bytes;
     this.#drop();

@@ -355,14 +355,15 @@ export class MemoryBudget {
    * `force` is not set.
    * @throws HttpError 409 `budget_exceeded` naming the store, the budget, what it holds and its option.
    */
-  charge(store: BudgetStore, bytes: number, force = false): void {
-    let full = force ? undefined : this.#full(bytes);
-    // The evicting stores make room first (this budget's, or the mock's when it is the full one).
-    for (let tries = 0; full && tries < 2; tries += 1) {
-      full.#makeRoom(bytes);
-      full = this.#full(bytes);
+  charge(store: BudgetStore, bytes: number, force: boolean): void {
+    if (!force && !this.fits(bytes)) {
+      // The evicting stores make room first: in each budget of the chain that `bytes` would pass.
+      for (let budget: MemoryBudget | undefined = this; budget; budget = budget.#parent) {
+        if (budget.#used + bytes > budget.limit) budget.#makeRoom(bytes);
+      }
+      const full = this.#full(bytes);
+      if (full) throw full.#refusal(store, bytes);
     }
-    if (full) throw full.#refusal(store, bytes);
     this.#add(store, bytes, false);
   }
 
@@ -392,8 +393,10 @@ export class MemoryBudget {
   /** Releases everything it holds from its parent (a session that ended); it holds nothing after. */
   close(): void {
     const parent = this.#parent;
-    if (parent) parent.#children.delete(this);
-    if (parent) for (const [store, bytes] of this.#stores) parent.#add(store, -bytes, true);
+    if (parent) {
+      parent.#children.delete(this);
+      for (const [store, bytes] of this.#stores) parent.#add(store, -bytes, true);
+    }
     this.#stores.clear();
     this.#used = 0;
   }
@@ -457,7 +460,7 @@ export class Ledger {
 
   /** Charges `bytes` if they fit (no other store drops anything for them): `false` (nothing charged) when they do not. */
   tryCharge(bytes: number): boolean {
-    if (bytes > 0 && !this.budget.fits(bytes)) return false;
+    if (!this.budget.fits(bytes)) return false;
     this.charge(bytes);
     return true;
   }
@@ -475,8 +478,7 @@ export class Ledger {
   /** Releases `bytes` it holds (at most what it holds). */
   release(bytes: number): void {
     const released = Math.min(Math.max(bytes, 0), this.#held);
-    if (released === 0) return;
-    this.budget.charge(this.store, -released);
+    this.budget.charge(this.store, -released, true);
     this.#held -= released;
   }
 

@@ -135,4 +135,86 @@ describe('the memory budget at the default options, 256 MB heap', () => {
     expect(result.used).toBeLessThanOrEqual(result.limit);
     expect(result.growth).toBeLessThan(result.limit + SLACK);
   });
+
+  it('refuses control-made runs past the budget: runs of 1,000 changed files with paths of 1,000 characters (finding 12)', {
+    timeout: 180_000,
+  }, async () => {
+    const result = await runInSmallHeap<{
+      made: number;
+      refusal?: { status: number; code: string; message: string };
+      limit: number;
+      growth: number;
+    }>(
+      `${MOCK}
+      const workspaceId = core.store.toState().accounts[0].workspaces[0].id;
+      const changedFiles = Array.from({ length: 1000 }, (_, i) => ({ path: (i + '/').padEnd(1000, 'p'), type: 'modified' }));
+      const base = heapAfterGc();
+      let made = 0;
+      let refusal;
+      for (let i = 0; i < 400 && !refusal; i++) {
+        const res = await send('POST', '/__mock/workspaces/' + workspaceId + '/runs', { changedFiles, apply: true });
+        if (res.status === 201) made += 1;
+        else refusal = { status: res.status, code: res.body.code, message: res.body.message };
+      }
+      const growth = heapAfterGc() - base;
+      return { made, refusal, limit, growth };
+    `,
+      { heapMb: 256 },
+    );
+    expect(result.refusal?.status).toBe(409);
+    expect(result.refusal?.code).toBe('budget_exceeded');
+    expect(result.refusal?.message).toMatch(/^data \(/);
+    expect(result.made).toBeGreaterThan(5);
+    expect(result.growth).toBeLessThan(result.limit + SLACK);
+  });
+
+  it('keeps each session’s rules within its share: three sessions adding rules of about 500 KB (finding 10)', {
+    timeout: 180_000,
+  }, async () => {
+    const result = await runInSmallHeap<{
+      created: number[];
+      refusals: string[];
+      limit: number;
+      share: number;
+      growth: number;
+    }>(
+      `${MOCK}
+      const tags = Array.from({ length: 900 }, (_, i) => (i + '-').padEnd(250, 't'));
+      const rule = (name) => ({
+        createdBy: 'b'.repeat(24), name, type: 'tag', severity: 3,
+        scope: { workspaces: { include: ['*'], exclude: [] }, repositories: { include: [], exclude: [] }, branches: { include: [], exclude: [] }, labels: { include: [], exclude: [] } },
+        criteria: { tag: { tagEnforcementMode: 'requiredTags', requiredTags: tags } },
+      });
+      const base = heapAfterGc();
+      const created = [];
+      const refusals = [];
+      for (let s = 0; s < 3; s++) {
+        const session = await core.control.createSession();
+        const extra = { 'x-iacm-mock-session': session.id };
+        const keys = session.accounts[0];
+        const login = await core.handle({ method: 'POST', path: '/v2/login', headers: extra, body: { accessKey: keys.accessKey, secretKey: keys.secretKey } });
+        const auth = { ...extra, authorization: 'Bearer ' + login.body.accessToken };
+        let n = 0;
+        for (let i = 0; i < 400; i++) {
+          const res = await send('POST', '/v2/guardrails', rule('r-' + s + '-' + i), auth);
+          if (res.status !== 200) { refusals.push(res.body.code + ': ' + res.body.message); break; }
+          n += 1;
+        }
+        created.push(n);
+      }
+      const growth = heapAfterGc() - base;
+      const view = core.control.budget();
+      return { created, refusals, limit, share: core.control.budget().limit / 4, growth };
+    `,
+      { heapMb: 256 },
+    );
+    expect(result.refusals).toHaveLength(3);
+    for (const refusal of result.refusals) {
+      expect(refusal).toMatch(
+        /^budget_exceeded: data .* past this session's memory budget .*\(budget\.sessionBytes\)/,
+      );
+    }
+    for (const n of result.created) expect(n).toBeGreaterThan(3);
+    expect(result.growth).toBeLessThan(3 * result.share + SLACK);
+  });
 });

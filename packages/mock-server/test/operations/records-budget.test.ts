@@ -5,6 +5,7 @@
  * the budget; data loaded over the control plane beyond it is charged, and a reset puts it back.
  */
 import { describe, expect, it } from 'vitest';
+import type { Scenario } from '../../src/domain/scenario.js';
 import { expectError, setup, tagRuleBody } from '../helpers.js';
 
 const MiB = 1024 * 1024;
@@ -145,5 +146,40 @@ describe('records the API adds, within the memory budget', () => {
     expect(refusals[0]).toMatch(/past this session's memory budget of 2\.0 MiB \(budget\.sessionBytes\)/);
     expect(refusals[2]).toMatch(/past the mock's memory budget of 4\.0 MiB \(budget\.bytes\)/);
     expect(core.control.budget().used).toBeLessThanOrEqual(4 * MiB);
+  });
+
+  it('puts the start data and the start scenario back on reset, whatever the sessions hold', async () => {
+    const scenario = {
+      scene: { accounts: [{ workspaces: [{ name: 'payments', runs: [] }] }, {}] },
+      timeline: Array.from({ length: 200 }, (_, i) => ({
+        at: `+${i + 1}m`,
+        labels: { workspace: 'payments', labels: [`l${i}`] },
+      })) as Scenario['timeline'],
+    };
+    const { core, call, advance } = await setup({
+      scenario,
+      budget: { bytes: 2 * MiB, sessionBytes: 2 * MiB },
+    });
+    expect(core.control.budget().stores.scenario).toBeGreaterThan(0);
+    // Its steps apply (and give their bytes back); then a session fills the room they left.
+    advance(300 * 60_000);
+    expect(core.control.scenarioProgress()).toMatchObject({ status: 'finished' });
+    expect(core.control.budget().stores.scenario).toBe(0);
+    // A session fills the mock's budget with one-off answers.
+    const { id } = await core.control.createSession();
+    const answer = { endpoint: 'workspaces.search', body: { extra: 'x'.repeat(5_000) }, validate: false };
+    for (let i = 0; i < 1_000; i++) {
+      const res = await call('POST', '/__mock/responses', {
+        headers: { 'x-iacm-mock-session': id },
+        body: answer,
+      });
+      if (res.status === 409) break;
+    }
+    // Less room left than the start scenario's steps take.
+    expect(2 * MiB - core.control.budget().used).toBeLessThan(20 * 1024);
+    // The reset plays the start scenario again: the session's journal makes room for its steps (and,
+    // were there none to drop, they would be charged whatever the budget says, as start data is).
+    expect((await call('POST', '/__mock/reset')).status).toBe(200);
+    expect(core.control.scenarioProgress()).toMatchObject({ status: 'playing', pending: 200 });
   });
 });

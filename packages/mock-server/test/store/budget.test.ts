@@ -3,7 +3,7 @@
  * the store, the budget, what it holds and the option; a session's share counted against the mock's;
  * the option's ranges and the Node adapter's heap share.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   BUDGET_RANGES,
   BUDGET_STORE_NAMES,
@@ -204,5 +204,140 @@ describe('the heap measure', () => {
     expect(heapBytes(empties)).toBeGreaterThan(20 * JSON.stringify(empties).length);
     expect(textBytes(undefined)).toBe(0);
     expect(textBytes('xy')).toBe(HEAP_BYTES.string + 4);
+  });
+});
+
+describe('the budget at its edges', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('says sizes in bytes, KiB and MiB, lists at most the four largest stores that hold something', () => {
+    const budget = new MemoryBudget(MiB);
+    expect(refusal(() => budget.ledger('oneOff').charge(MiB + 1)).message).toMatch(
+      /would take 1\.0 MiB more, past the mock's memory budget of 1\.0 MiB \(budget\.bytes\), which holds 0 bytes; nothing/,
+    );
+    const stores = ['journal', 'faults', 'oneOff', 'waits', 'timedRuns'] as const;
+    stores.forEach((store, i) => {
+      budget.ledger(store).charge(1000 + 100 * i);
+    });
+    const emptied = budget.ledger('scenario');
+    emptied.charge(5000);
+    emptied.release(5000);
+    const message = refusal(() => budget.ledger('data').charge(MiB - 1023)).message;
+    expect(message).toContain('would take 1023.0 KiB more');
+    expect(message).toContain(
+      'which holds 5.9 KiB (timedRuns 1.4 KiB, waits 1.3 KiB, oneOff 1.2 KiB, faults 1.1 KiB);',
+    );
+    expect(message).not.toContain('scenario');
+    expect(refusal(() => new MemoryBudget(MiB).ledger('data').charge(MiB + 1000)).message).toContain(
+      'would take 1.0 MiB more',
+    );
+    const tiny = new MemoryBudget(1024);
+    tiny.ledger('faults').charge(1000);
+    expect(refusal(() => tiny.ledger('faults').charge(100)).message).toContain('would take 100 bytes more');
+    expect(refusal(() => tiny.ledger('faults').charge(100)).message).toContain(
+      'which holds 1000 bytes (faults 1000 bytes)',
+    );
+  });
+
+  it('never refuses a release or a nothing, even over the limit (data a reset forced back)', () => {
+    const budget = new MemoryBudget(MiB);
+    const data = budget.ledger('data');
+    data.charge(2 * MiB, true);
+    expect(data.fits(0)).toBe(true);
+    expect(data.fits(1)).toBe(false);
+    expect(data.tryCharge(0)).toBe(true);
+    data.charge(-5);
+    expect(data.held).toBe(2 * MiB);
+    data.release(MiB);
+    expect(budget.used).toBe(MiB);
+    data.release(-5);
+    expect(budget.used).toBe(MiB);
+  });
+
+  it('asks only as many evicting stores as the room needs, its own before its sessions', () => {
+    const mock = new MemoryBudget(10 * MiB);
+    const calls: string[] = [];
+    const evicting = (name: string, ledger: ReturnType<MemoryBudget['ledger']>) => {
+      ledger.evictWith((need) => {
+        calls.push(`${name} ${need}`);
+        ledger.release(need);
+      });
+    };
+    const journal = mock.ledger('journal');
+    journal.charge(4 * MiB);
+    evicting('journal', journal);
+    const attempts = mock.ledger('attempts');
+    attempts.charge(4 * MiB);
+    evicting('attempts', attempts);
+    const session = mock.child(10 * MiB, 'this session');
+    const sessionJournal = session.ledger('journal');
+    sessionJournal.charge(2 * MiB);
+    evicting('session', sessionJournal);
+    const faults = mock.ledger('faults');
+    faults.charge(MiB);
+    expect(calls).toEqual([`journal ${MiB}`]);
+    // 4 MiB more: the journal gives the 3 it has left, the attempt log the last one.
+    faults.charge(4 * MiB);
+    expect(calls.slice(1)).toEqual([`journal ${4 * MiB}`, `attempts ${MiB}`]);
+    // 5 MiB more: the journal has nothing, the attempt log gives its 3, the session its 2.
+    faults.charge(5 * MiB);
+    expect(calls.slice(3)).toEqual([`journal ${5 * MiB}`, `attempts ${5 * MiB}`, `session ${2 * MiB}`]);
+    expect(mock.view().stores.faults).toBe(10 * MiB);
+    faults.releaseAll();
+    // A session whose share is full asks its own stores only.
+    const small = mock.child(MiB, 'this session');
+    const own = small.ledger('journal');
+    own.charge(MiB / 2);
+    evicting('small', own);
+    small.ledger('faults').charge(MiB);
+    expect(calls.at(-1)).toBe(`small ${MiB / 2}`);
+    session.close();
+    small.close();
+    expect(mock.used).toBe(0);
+    faults.charge(MiB);
+    // A budget without a parent closes to nothing.
+    mock.close();
+    expect(mock.used).toBe(0);
+    expect(mock.view().stores.faults).toBe(0);
+  });
+
+  it('takes a session share as large as the budget, not larger', () => {
+    expect(toBudgetOptions({ bytes: 2 * MiB, sessionBytes: 2 * MiB })).toEqual({
+      bytes: 2 * MiB,
+      sessionBytes: 2 * MiB,
+    });
+  });
+
+  it('reads the heap limit only when the runtime gives a positive finite number, else 256 MiB', () => {
+    const runtime = process as unknown as { getBuiltinModule: (id: string) => unknown };
+    const answer = (stats: unknown) =>
+      vi.spyOn(runtime, 'getBuiltinModule').mockImplementation(() => ({ getHeapStatistics: () => stats }));
+    for (const limit of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '4096', undefined]) {
+      answer({ heap_size_limit: limit });
+      expect(heapSizeLimit(), String(limit)).toBeUndefined();
+      expect(defaultBudgetBytes()).toBe(DEFAULT_BUDGET_BYTES);
+      vi.restoreAllMocks();
+    }
+    answer({ heap_size_limit: 1024 * MiB });
+    expect(heapSizeLimit()).toBe(1024 * MiB);
+    expect(defaultBudgetBytes()).toBe(512 * MiB);
+    vi.restoreAllMocks();
+    vi.spyOn(runtime, 'getBuiltinModule').mockImplementation(() => ({}));
+    expect(heapSizeLimit()).toBeUndefined();
+    vi.restoreAllMocks();
+    vi.spyOn(runtime, 'getBuiltinModule').mockImplementation(() => ({
+      getHeapStatistics: () => {
+        throw new Error('not here');
+      },
+    }));
+    expect(heapSizeLimit()).toBeUndefined();
+  });
+
+  it('charges member names by their length', () => {
+    expect(heapBytes({ abcd: null })).toBe(
+      HEAP_BYTES.object + HEAP_BYTES.perMember + HEAP_BYTES.string + 4 * HEAP_BYTES.perCharacter,
+    );
   });
 });
