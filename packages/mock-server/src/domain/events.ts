@@ -80,11 +80,6 @@ export interface EventCharges {
   readonly maxBytes: () => number;
 }
 
-/** What an outbox entry is charged, bytes: its measure by the heap (its payload included). */
-function outboxBytes(entry: OutboxEntry): number {
-  return heapBytes(entry);
-}
-
 /** Records events and queued notifications for one mock, within the retention bounds. */
 export class EventRecorder {
   readonly #random: () => Random;
@@ -185,13 +180,14 @@ export class EventRecorder {
     };
     const retention = this.#retentionOf(account);
     const ledger = this.#charges?.ledger;
-    const bytes = ledger ? outboxBytes(entry) : 0;
-    // The oldest entries go first to make room in the budget; an entry that cannot fit is not kept
-    // in the outbox (it is still queued for delivery, which the budget bounds in its turn).
+    const bytes = ledger ? heapBytes(entry) : 0;
+    // An entry is charged its heap measure, its payload included; the oldest go first to make room.
+    // One that cannot fit is not kept in the outbox (it is still queued for delivery, which the
+    // budget bounds in its turn).
     let kept = !ledger || ledger.tryCharge(bytes);
     while (ledger && !kept && account.outbox.length > 0) {
       const oldest = account.outbox.shift() as OutboxEntry;
-      ledger.release(outboxBytes(oldest));
+      ledger.release(heapBytes(oldest));
       retention.outbox += 1;
       kept = ledger.tryCharge(bytes);
     }
@@ -200,7 +196,7 @@ export class EventRecorder {
     const excess = account.outbox.length - this.#bounds().outboxPerAccount;
     if (excess > 0) {
       const dropped = account.outbox.splice(0, excess);
-      if (ledger) for (const old of dropped) ledger.release(outboxBytes(old));
+      if (ledger) for (const old of dropped) ledger.release(heapBytes(old));
       retention.outbox += excess;
     }
     this.#onQueued(account, entry);

@@ -23,7 +23,7 @@
 
 import { toTimestamp, type WorkspaceRun, type WorkspaceSummary } from '@iacm/sdk/contract';
 import { HttpError } from '../errors.js';
-import { heapBytes, type Ledger, unboundedLedger } from '../store/budget.js';
+import { heapBytes, KEPT_ITEM_BYTES, type Ledger, unboundedLedger } from '../store/budget.js';
 import type { FoundRun } from '../store/runs.js';
 import type { AccountStore } from '../store/store.js';
 import type { GuardrailEvaluation } from './evaluate.js';
@@ -51,18 +51,12 @@ export const TIMED_RUN_LIMITS = Object.freeze({
 });
 
 /**
- * What a pending timed run takes besides its body, bytes: its flight (ids, build, instants, phase)
- * and its entry in the timeline's heap: 512.
- */
-export const FLIGHT_OVERHEAD_BYTES = 512;
-
-/**
  * What a pending timed run is charged to the `timedRuns` ledger, bytes: its checked body's heap
- * measure (`heapBytes`: the body is kept whole until the run finishes) and
- * {@link FLIGHT_OVERHEAD_BYTES}.
+ * measure (`heapBytes`: the body is kept whole until the run finishes) and `KEPT_ITEM_BYTES` (its
+ * flight: ids, build, instants, phase, and its entry in the timeline's heap).
  */
 export function flightBytes(input: CheckedSimulatedRun): number {
-  return heapBytes(input) + FLIGHT_OVERHEAD_BYTES;
+  return heapBytes(input) + KEPT_ITEM_BYTES;
 }
 
 /** When a timed run's steps are due (ISO 8601, on the mock's clock). */

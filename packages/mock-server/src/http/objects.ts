@@ -19,3 +19,19 @@ export function sleep(ms: number): Promise<void> {
 export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
+
+/**
+ * Defines member `name` of `target` as computed by `read` each time it is read (enumerable, so JSON
+ * writes it; set like any member, which then holds the value set): a listing that parses a kept
+ * text only when, and each time, a caller reads it.
+ */
+export function lazyMember<T extends object>(target: T, name: keyof T & string, read: () => unknown): void {
+  Object.defineProperty(target, name, {
+    enumerable: true,
+    configurable: true,
+    get: read,
+    set: (value: unknown) => {
+      Object.defineProperty(target, name, { value, enumerable: true, configurable: true, writable: true });
+    },
+  });
+}

@@ -20,6 +20,7 @@ import { checkJsonBounds, type EndpointName } from '@iacm/sdk/contract';
 import { redactUrls } from '../domain/webhook-url.js';
 import type { NumberRange } from '../errors/ranges.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
+import { lazyMember } from '../http/objects.js';
 import { redactBody, redactQuery } from '../http/redact.js';
 import { iso } from '../query/dates.js';
 import { type Ledger, unboundedLedger } from '../store/budget.js';
@@ -645,18 +646,6 @@ function readEntry(kept: Kept): JournalEntry {
   const input = kept.input;
   if (input !== undefined) lazyMember(entry, 'input', () => readInput(input, entry.query, text));
   return entry;
-}
-
-/** Defines `name` on `entry` as computed by `read` each time it is read (and set like any member). */
-function lazyMember(entry: JournalEntry, name: 'body' | 'input', read: () => unknown): void {
-  Object.defineProperty(entry, name, {
-    enumerable: true,
-    configurable: true,
-    get: read,
-    set: (value: unknown) => {
-      Object.defineProperty(entry, name, { value, enumerable: true, configurable: true, writable: true });
-    },
-  });
 }
 
 /** An entry's inputs read back from their text; an unvalidated request's query and body from the entry's. */

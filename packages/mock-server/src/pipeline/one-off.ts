@@ -39,6 +39,7 @@ import { constantTimeEqual } from '../auth/jwt.js';
 import { rangeSchema } from '../errors/ranges.js';
 import { HttpError, parseOr400, validationError } from '../errors.js';
 import type { MockRequest, MockResponse } from '../http/message.js';
+import { lazyMember } from '../http/objects.js';
 import { KEPT_ITEM_BYTES, type Ledger, unboundedLedger } from '../store/budget.js';
 import type { AccountStore } from '../store/store.js';
 import { checkEndpointName } from './endpoint-name.js';
@@ -462,18 +463,6 @@ function listedLazily(stored: Stored): OneOff {
   if (bodyText !== undefined) lazyMember(answer, 'body', () => JSON.parse(bodyText));
   if (match) lazyMember(answer, 'match', () => structuredClone(match));
   return answer;
-}
-
-/** Defines `name` on `answer` as computed by `read` each time it is read (and set like any member). */
-function lazyMember(answer: OneOff, name: 'body' | 'match', read: () => unknown): void {
-  Object.defineProperty(answer, name, {
-    enumerable: true,
-    configurable: true,
-    get: read,
-    set: (value: unknown) => {
-      Object.defineProperty(answer, name, { value, enumerable: true, configurable: true, writable: true });
-    },
-  });
 }
 
 /** A stored answer as listed. */

@@ -116,11 +116,13 @@ export function toBudgetOptions(
   given: Partial<BudgetOptions> | undefined,
   fallback: number = defaultBudgetBytes(),
 ): BudgetOptions {
-  const bytes = Math.min(Math.max(Math.floor(fallback), BUDGET_RANGES.bytes.min), BUDGET_RANGES.bytes.max);
   const resolved = resolveOptionGroup(
     {
       ranges: BUDGET_RANGES,
-      defaults: { bytes, sessionBytes: Math.floor((given?.bytes ?? bytes) * SESSION_BUDGET_SHARE) },
+      defaults: {
+        bytes: fallback,
+        sessionBytes: Math.floor((given?.bytes ?? fallback) * SESSION_BUDGET_SHARE),
+      },
     },
     given,
     'MockOptions budget',

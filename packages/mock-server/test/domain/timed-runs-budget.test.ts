@@ -15,8 +15,8 @@ import {
   type SimulatedRunInput,
   simulateRunOnWorkspace,
 } from '../../src/domain/simulate.js';
-import { FLIGHT_OVERHEAD_BYTES, flightBytes, TimedRuns } from '../../src/domain/timed-runs.js';
-import { heapBytes, MemoryBudget } from '../../src/store/budget.js';
+import { flightBytes, TimedRuns } from '../../src/domain/timed-runs.js';
+import { heapBytes, KEPT_ITEM_BYTES, MemoryBudget } from '../../src/store/budget.js';
 import { Random } from '../../src/store/random.js';
 import { generateState } from '../../src/store/seed.js';
 import { Store } from '../../src/store/store.js';
@@ -90,7 +90,7 @@ describe('timed runs and the memory budget (finding 11)', () => {
     const w = world();
     const input = checked({ ...plan(10_000), timing });
     const bytes = flightBytes(input);
-    expect(bytes).toBe(heapBytes(input) + FLIGHT_OVERHEAD_BYTES);
+    expect(bytes).toBe(heapBytes(input) + KEPT_ITEM_BYTES);
     expect(bytes).toBeGreaterThan(1_000_000);
     w.timed.schedule(w.store.accounts.values(), w.workspace.id, input, timing);
     expect(w.budget.view().stores.timedRuns).toBe(bytes);

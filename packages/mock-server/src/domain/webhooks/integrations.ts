@@ -11,7 +11,7 @@
  */
 import type { WebhookCredentials } from '@iacm/webhook-receiver';
 import { HttpError, notFound, validationError } from '../../errors.js';
-import { HEAP_BYTES, heapBytes, type Ledger, unboundedLedger } from '../../store/budget.js';
+import { HEAP_BYTES, heapBytes, KEPT_ITEM_BYTES, type Ledger, unboundedLedger } from '../../store/budget.js';
 import { redactUrl, webhookUrlProblem } from '../webhook-url.js';
 import { type IntegrationCreateInput, type IntegrationUpdateInput, toCredentials } from './bodies.js';
 import type { DeliveryTarget, SealedCredentials } from './sender.js';
@@ -60,12 +60,6 @@ export interface StoredIntegration extends DeliveryTarget {
 /** The most webhook integrations a mock keeps, over all accounts (a further create is a 409). */
 export const MAX_INTEGRATIONS = 1000;
 
-/**
- * What a stored integration takes besides its configuration's measure, bytes: its sealed
- * credentials' arrays and key material, its entry in the registry: 512.
- */
-export const INTEGRATION_OVERHEAD_BYTES = 512;
-
 /** An ISO 8601 instant, as long as `createdAt` and `updatedAt` are. */
 const INSTANT = '2000-01-01T00:00:00.000Z';
 
@@ -73,8 +67,8 @@ const INSTANT = '2000-01-01T00:00:00.000Z';
  * What an integration is charged to the `webhooks` ledger, bytes: the heap measure (`heapBytes`) of
  * its stored configuration (its URL as entered, its view: id, account, nickname, redacted URL,
  * method, status, times; the longest method and status counted), the measure of its credentials as
- * given (their sealed form is shorter), and {@link INTEGRATION_OVERHEAD_BYTES}. Measured from the
- * body, before an id is drawn.
+ * given (their sealed form is shorter), and `KEPT_ITEM_BYTES` (its sealed credentials' arrays and key
+ * material, its entry in the registry). Measured from the body, before an id is drawn.
  */
 export function integrationBytes(
   accountId: string,
@@ -94,7 +88,7 @@ export function integrationBytes(
   return (
     heapBytes({ url: config.url, view, method: 'authorization' }) +
     credentialBytes(credentials) +
-    INTEGRATION_OVERHEAD_BYTES
+    KEPT_ITEM_BYTES
   );
 }
 
