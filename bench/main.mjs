@@ -30,11 +30,12 @@ const BENCHMARKS = {
   P6: './p6-bundle.mjs',
   FA: './fa-first-answer.mjs',
   SE: './se-sessions.mjs',
+  LB: './lb-loop-block.mjs',
 };
 
 const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
 
-  --only <ids>          run only these, comma-separated: ${Object.keys(BENCHMARKS).join(', ')} (FA: createMockServer() time to first answer; SE: a session's memory and creation time)
+  --only <ids>          run only these, comma-separated: ${Object.keys(BENCHMARKS).join(', ')} (FA: createMockServer() time to first answer; SE: a session's memory and creation time; LB: the longest event-loop block of one request)
   --smoke               reduced sizes and 50 requests per row; checks that every row produces a figure
   --requests <n>        measured requests per row and round (default 500; smoke 50); P1 and P5 send
                         10 times as many: a raw server answers 500 in about 15 ms, too short a

@@ -107,15 +107,18 @@ export class MockCore {
     // A move of the clock (in process or over POST /__mock/clock) settles the steps that became due,
     // then sends the delivery retries that became due.
     this.clock = notifyingMoves(clock, () => {
-      this.#timeline.settle();
-      void this.webhooks.runDue();
+      // (In slices: the first one now, the rest in the background; requests wait for them.)
+      const steps = this.#timeline.settled();
+      const retries = () => void this.webhooks.runDue();
+      if (steps) steps.then(retries, () => undefined);
+      else retries();
     });
     this.webhooks = new WebhookHub({
       now: () => this.now(),
       newId: () => this.#data.newId(this.now()),
       ...(options.webhookFetch ? { fetch: options.webhookFetch } : {}),
       policy: start.deliveryPolicy,
-      seed: () => this.store.origin.seed,
+      seed: () => this.#data.store.origin.seed,
       retention: start.retention,
       onAttempt: (attempt, integration) => this.#waiters.attempted(attempt, integration),
       ledgers: { webhooks: budget.ledger('webhooks'), attempts: budget.ledger('attempts') },
@@ -144,7 +147,10 @@ export class MockCore {
       data: { reset: () => this.#data.load(start.data, true) },
       // A scene's integrations are part of its start: back after the hub is reset.
       webhooks: {
-        reset: () => [this.webhooks.reset(), installSceneWebhooks(this.webhooks, this.store, start.data)],
+        reset: () => [
+          this.webhooks.reset(),
+          installSceneWebhooks(this.webhooks, this.#data.store, start.data),
+        ],
       },
       // The journal, and the waits on it and on deliveries (rejected).
       journal: { reset: () => [journal.reset(), this.#waiters.reset()] },
@@ -173,7 +179,11 @@ export class MockCore {
       waiters: this.#waiters,
       reset: () => this.#reset(),
       // Until the next reset, which returns to the start data.
-      load: (data) => this.#load(data),
+      load: async (data) => {
+        const answer = this.#load(data);
+        await this.#timeline.settled();
+        return answer;
+      },
       sessions: this.#sessions?.control(),
       scenarioProgress: () => this.#timeline.progress(),
       budget: () => budget.view(),
@@ -190,7 +200,7 @@ export class MockCore {
     // A scenario that would end after the clock's last instant is refused before anything changes.
     if (data.scenario) this.#timeline.checkFits(data.scenario);
     this.#data.load(data.source);
-    installSceneWebhooks(this.webhooks, this.store, data.source);
+    installSceneWebhooks(this.webhooks, this.#data.store, data.source);
     return data.scenario && this.#timeline.play(data.scenario);
   }
 
@@ -208,13 +218,17 @@ export class MockCore {
     return [...RESET_STAGES];
   }
 
-  /** Puts every part of the state back to its start value; answers the parts, in order. */
-  #reset(): readonly ResetStage[] {
+  /**
+   * Puts every part of the state back to its start value; answers the parts, in order, once the
+   * start scenario's steps due are applied (in slices).
+   */
+  async #reset(): Promise<readonly ResetStage[]> {
     this.#resets += 1;
     for (const stage of RESET_STAGES) this.#resettable[stage].reset();
     // A mock started with a scenario plays its timeline again, from the clock's now after the reset.
     // (Its steps are start data: charged whatever the budget says, as the start data is.)
     if (this.#start.scenario) this.#timeline.play(this.#start.scenario, true);
+    await this.#timeline.settled();
     return RESET_STAGES;
   }
 
@@ -223,8 +237,12 @@ export class MockCore {
     return controlExposureOf(this.#start.controlAccess);
   }
 
-  /** The current indexed state. */
+  /**
+   * The current indexed state, as it is at the clock's now: the steps due (timed runs, a scenario's)
+   * are applied first, in one go, as a synchronous control method applies them.
+   */
   get store(): Store {
+    this.#timeline.settle();
     return this.#data.store;
   }
 
@@ -249,13 +267,19 @@ export class MockCore {
     // A request naming a session goes to it whole (a session's own core reads no such header).
     const sessionId = this.#sessions ? readHeader(request.headers, SESSION_HEADER) : undefined;
     if (sessionId !== undefined && this.#sessions) return this.#sessions.handle(sessionId, request, options);
-    // Every request (API and control plane) sees the steps due by the clock's now (timed runs, scenario).
+    // Every request (API and control plane) sees the steps due by the clock's now (timed runs,
+    // scenario), applied in slices that give the event loop a turn (other sessions go on meanwhile).
+    let steps: Promise<void> | undefined;
     try {
-      this.#timeline.settle();
+      steps = this.#timeline.settled();
     } catch {
       return Promise.resolve(internalErrorResponse());
     }
-    return handleRequest(this.#pipeline, request, options);
+    if (!steps) return handleRequest(this.#pipeline, request, options);
+    return steps.then(
+      () => handleRequest(this.#pipeline, request, options),
+      () => internalErrorResponse(),
+    );
   }
 }
 

@@ -66,5 +66,6 @@ export function pipelineParts(start: StartConfiguration, links: PipelineLinks): 
       budget.ledger('oneOff'),
     ),
     maxBodyBytes: start.maxBodyBytes,
+    requests: budget.ledger('requests'),
   };
 }

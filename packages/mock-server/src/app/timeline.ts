@@ -4,6 +4,13 @@
  * option), settled in time order before each request, each control read or write, and after each
  * move of the clock; and the domain services, whose clock reads the instant of the step being applied.
  *
+ * Many steps due at once (a scenario's 10,000 steps at `+0ms`, a clock jump over thousands of timed
+ * runs) are applied in slices of about {@link SLICE_MS} that give the event loop a turn between them
+ * ({@link Timeline.settled}), so that other sessions and other requests go on meanwhile. A request to
+ * this mock waits for them: it sees every step due when it arrived. A synchronous in-process method
+ * (`control.scenario()`, `control.simulateRun()` ...) applies what is still due in one go, in the
+ * caller's own process.
+ *
  * @module
  */
 import { EventRecorder, type OutboxEntry } from '../domain/events.js';
@@ -22,6 +29,7 @@ import { type CheckedSimulatedRun, type DomainServices, simulateRunOnWorkspace }
 import { type TimedRunAnswer, TimedRuns } from '../domain/timed-runs.js';
 import { HttpError } from '../errors.js';
 import { MAX_CLOCK_MS } from '../pipeline/clock.js';
+import { pause, SLICE_MS, type Slice, slice, WHOLE } from '../query/pause.js';
 import type { Ledger, MemoryBudget } from '../store/budget.js';
 import type { AccountStore } from '../store/store.js';
 import type { MockData } from './data.js';
@@ -56,6 +64,8 @@ export class Timeline {
   readonly #scenario: ScenarioPlayer;
   /** The budget's `events` ledger: the run-time events and the outbox entries of every account. */
   readonly #events: Ledger;
+  /** The steps due being applied in slices ({@link settled}), until none is due. */
+  #job: Promise<void> | undefined;
 
   /** Creates the timeline of a mock. */
   constructor(parts: TimelineParts) {
@@ -81,10 +91,10 @@ export class Timeline {
     this.#timedRuns = new TimedRuns(
       this.domain,
       MAX_CLOCK_MS,
-      () => this.settle(),
+      () => this.due(),
       parts.budget.ledger('timedRuns'),
     );
-    this.#scenario = new ScenarioPlayer(() => this.settle(), parts.budget.ledger('scenario'));
+    this.#scenario = new ScenarioPlayer(() => this.due(), parts.budget.ledger('scenario'));
   }
 
   /** A simulated run on a workspace of `accounts`: finished at once, or (with `timing`) scheduled. */
@@ -110,12 +120,13 @@ export class Timeline {
   }
 
   /**
-   * Schedules a checked scenario's timeline (its scene just loaded) from the clock's now; applies what
-   * is due. `force`: its steps charged whatever the budget says (a reset's start scenario).
+   * Schedules a checked scenario's timeline (its scene just loaded) from the clock's now; starts
+   * applying what is due ({@link due}: the caller awaits {@link settled} to see it applied). `force`:
+   * its steps charged whatever the budget says (a reset's start scenario).
    */
   play(scenario: CheckedScenario, force = false): ScenarioAnswer {
     const answer = this.#scenario.play(this.#parts.data().store, scenario, this.#parts.now(), force);
-    this.settle();
+    this.due();
     return answer;
   }
 
@@ -127,19 +138,59 @@ export class Timeline {
 
   /**
    * Applies every pending step due by the clock's now, the scenario's and the timed runs', in time
-   * order: before the scenario's steps of an instant, the timed runs' steps due by then.
+   * order: before the scenario's steps of an instant, the timed runs' steps due by then. With a
+   * `slice` (default {@link WHOLE}: all of them, in one go), stops when it is spent. Answers whether
+   * every step due is applied.
    */
-  settle(): void {
+  settle(within: Slice = WHOLE): boolean {
     const now = this.#parts.now();
+    const timed = this.#timedRuns;
     this.#scenario.settle(
       now,
-      (at) => this.#timedRuns.settle(at),
+      (at) => {
+        timed.settle(at, within);
+        return !isDue(timed.nextAt(), at);
+      },
       (step, at) => this.#apply(step, at),
+      within,
     );
-    this.#timedRuns.settle(now);
+    if (!within.spent()) timed.settle(now, within);
+    return !isDue(this.#scenario.nextAt(), now) && !isDue(timed.nextAt(), now);
   }
 
-  /** Drops every pending step, the timed runs' and the scenario's (the data they belong to is replaced). */
+  /**
+   * The steps due by the clock's now applied in slices of about {@link SLICE_MS}, with a turn of the
+   * event loop between two (other requests, sessions and timers go on meanwhile): the job under way,
+   * or a new one; `undefined` when no step is due. A request awaits it before it is handled.
+   * Rejects only on a bug (a step's refusal is listed as skipped, not thrown).
+   */
+  settled(): Promise<void> | undefined {
+    if (this.#job) return this.#job;
+    if (this.settle(slice())) return undefined;
+    const job = this.#slices().finally(() => {
+      if (this.#job === job) this.#job = undefined;
+    });
+    this.#job = job;
+    return job;
+  }
+
+  /**
+   * Steps may have come due (a scenario played, the clock moved, a step's timer fired): applies a
+   * first slice at once and the rest in the background ({@link settled}); what a request reads
+   * waits for them.
+   */
+  due(): void {
+    // A bug in a step rejects the job: the next request awaiting it answers a 500.
+    this.settled()?.catch(() => undefined);
+  }
+
+  /** Applies the steps due, a slice per turn of the event loop, until none is due. */
+  async #slices(): Promise<void> {
+    do await pause();
+    while (!this.settle(slice()));
+  }
+
+  /** Drops every pending step, the timed runs' and the scenario's (the data they belong to is replaced); a job under way ends at its next slice. */
   clear(): void {
     this.#timedRuns.clear();
     this.#scenario.clear();
@@ -175,4 +226,9 @@ export class Timeline {
       this.#stepAt = undefined;
     }
   }
+}
+
+/** Whether a step due at `next` (`undefined`: none pending) is due by `now`. */
+function isDue(next: number | undefined, now: number): boolean {
+  return next !== undefined && next <= now;
 }

@@ -44,9 +44,9 @@ function integrationAttempts(core: CoreView, id: string) {
 /** The handler of every row of the control table that has a route of its own. */
 export const CONTROL_HANDLERS: ControlHandlers<ControlTableOf> = {
   accounts: ({ core }) => core.accounts(),
-  reset: ({ deps }) => ({ status: 'reset', restored: [...deps.reset()] }),
-  seed: ({ deps, body }) => {
-    deps.load(body);
+  reset: async ({ deps }) => ({ status: 'reset', restored: [...(await deps.reset())] }),
+  seed: async ({ deps, body }) => {
+    await deps.load(body);
     return { status: 'seeded', seed: body.source.seed };
   },
   getState: ({ core, transport }) => {
@@ -61,16 +61,16 @@ export const CONTROL_HANDLERS: ControlHandlers<ControlTableOf> = {
     }
     return state;
   },
-  setState: ({ deps, body }) => {
-    deps.load(body);
+  setState: async ({ deps, body }) => {
+    await deps.load(body);
     return { status: 'loaded' };
   },
-  scene: ({ deps, body }) => {
-    deps.load(body);
+  scene: async ({ deps, body }) => {
+    await deps.load(body);
     return { status: 'loaded' };
   },
   // A scenario's data always plays its timeline, and answers it.
-  play: ({ deps, body }) => deps.load(body) as ScenarioAnswer,
+  play: async ({ deps, body }) => (await deps.load(body)) as ScenarioAnswer,
   scenarioProgress: ({ deps }) => deps.scenarioProgress(),
   budget: ({ deps }) => deps.budget(),
   journal: ({ deps, query }) =>

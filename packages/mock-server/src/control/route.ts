@@ -83,15 +83,15 @@ export interface ControlDeps {
   rateLimiter: RateLimiter;
   /** The pending waits (`waitFor`, `nextDelivery`). */
   waiters: Waiters;
-  /** Resets every part of the state; answers the parts, in order. */
-  reset(): readonly string[];
+  /** Resets every part of the state; answers the parts, in order, once the steps due are applied. */
+  reset(): Promise<readonly string[]>;
   /**
    * Replaces the data with checked data, the one apply path of every form (a seed, a snapshot, a
    * scene, a scenario): the data loaded, a scene's webhook integrations stored, a scenario's
-   * timeline played from the clock's now (its answer); until the next reset, which returns to the
-   * start data.
+   * timeline played from the clock's now (its answer, once the steps due are applied); until the
+   * next reset, which returns to the start data.
    */
-  load(data: CheckedData): ScenarioAnswer | undefined;
+  load(data: CheckedData): Promise<ScenarioAnswer | undefined>;
   /** How far the scenario being played has gone. */
   scenarioProgress(): ScenarioProgress;
   /** What the memory budget allows and what each store holds (`control.budget()`). */

@@ -15,6 +15,7 @@
  * @module
  */
 import { toTimestamp } from '@iacm/sdk/contract';
+import { type Slice, WHOLE } from '../query/pause.js';
 import { heapBytes, type Ledger, unboundedLedger } from '../store/budget.js';
 import type { AccountStore, Store } from '../store/store.js';
 import type { CheckedFinding } from './findings.js';
@@ -205,14 +206,17 @@ export class ScenarioPlayer {
   /**
    * Hands `apply` every step due by `now`, earliest first (ties in timeline order); before the steps of
    * each instant, calls `before(at)` (the mock settles its timed runs up to that instant first, so
-   * that both go in time order). `apply` answers why a step was skipped, or `undefined` when it was
-   * applied. A call made while settling does nothing. Then sets the timer for the next step.
-   * Answers how many steps were handed.
+   * that both go in time order; it answers whether all of theirs due by then are applied). `apply`
+   * answers why a step was skipped, or `undefined` when it was applied. A call made while settling
+   * does nothing. With a `slice`, stops when it is spent (or when `before` could not finish): the
+   * rest stays pending for the next call. Then sets the timer for the next step. Answers how many
+   * steps were handed.
    */
   settle(
     now: number,
-    before: (at: number) => void,
+    before: (at: number) => boolean,
     apply: (step: PlayedStep, at: number) => string | undefined,
+    slice: Slice = WHOLE,
   ): number {
     if (this.#settling || this.#timeline.size === 0) return 0;
     this.#settling = true;
@@ -221,17 +225,23 @@ export class ScenarioPlayer {
       for (;;) {
         const next = this.#timeline.nextAt();
         if (next === undefined || next > now) break;
-        before(next);
-        applied += this.#timeline.settle(next, ({ step, bytes }, at) => {
-          // Out of the timeline: its charge goes back whatever the step does.
-          this.#release(bytes);
-          const reason = apply(step, at);
-          if (reason === undefined) {
-            if (this.#played) this.#played.applied += 1;
-          } else {
-            this.#skipped(skip(step.index, step.kind, at, reason));
-          }
-        });
+        // The timed runs' steps due by this instant go first; a slice spent on them stops here.
+        if (!before(next)) break;
+        applied += this.#timeline.settle(
+          next,
+          ({ step, bytes }, at) => {
+            // Out of the timeline: its charge goes back whatever the step does.
+            this.#release(bytes);
+            const reason = apply(step, at);
+            if (reason === undefined) {
+              if (this.#played) this.#played.applied += 1;
+            } else {
+              this.#skipped(skip(step.index, step.kind, at, reason));
+            }
+          },
+          slice,
+        );
+        if (slice.spent()) break;
       }
     } finally {
       this.#settling = false;

@@ -23,6 +23,7 @@
 
 import { toTimestamp, type WorkspaceRun, type WorkspaceSummary } from '@iacm/sdk/contract';
 import { HttpError } from '../errors.js';
+import { type Slice, WHOLE } from '../query/pause.js';
 import { heapBytes, KEPT_ITEM_BYTES, type Ledger, unboundedLedger } from '../store/budget.js';
 import type { FoundRun } from '../store/runs.js';
 import type { AccountStore } from '../store/store.js';
@@ -218,21 +219,31 @@ export class TimedRuns {
     };
   }
 
+  /** When the earliest pending step is due (epoch milliseconds), or `undefined` when none is. */
+  nextAt(): number | undefined {
+    return this.#timeline.nextAt();
+  }
+
   /**
    * Applies every step due by the clock (`now`, default the mock's now), earliest first; then sets
-   * the timer for the next one. Answers how many steps were applied.
+   * the timer for the next one. With a `slice`, stops when it is spent (see {@link Timeline.settle}):
+   * the rest stays pending. Answers how many steps were applied.
    */
-  settle(now: number = this.#services.now()): number {
+  settle(now: number = this.#services.now(), slice: Slice = WHOLE): number {
     if (this.#timeline.size === 0) return 0;
-    const applied = this.#timeline.settle(now, (flight, at) => {
-      const phase = flight.phase;
-      try {
-        this.#step(flight, at);
-      } finally {
-        // A step that did not move the run on to a next one was its last: the run is finished (or dropped).
-        if (flight.phase === phase) this.#finish(flight);
-      }
-    });
+    const applied = this.#timeline.settle(
+      now,
+      (flight, at) => {
+        const phase = flight.phase;
+        try {
+          this.#step(flight, at);
+        } finally {
+          // A step that did not move the run on to a next one was its last: the run is finished (or dropped).
+          if (flight.phase === phase) this.#finish(flight);
+        }
+      },
+      slice,
+    );
     this.#arm();
     return applied;
   }

@@ -6,6 +6,7 @@
  * @module
  */
 import { realClearTimeout, realSetTimeout } from '../http/real-timers.js';
+import { type Slice, WHOLE } from '../query/pause.js';
 
 /** One pending step: when it is due, its place among steps due at the same instant, and what it is. */
 interface Pending<T> {
@@ -49,9 +50,11 @@ export class Timeline<T> {
   /**
    * Applies every step due by `now`, earliest first (ties in the order they were added); a step that
    * `apply` adds and that is due by `now` too is applied in the same call. A call made while
-   * settling (from inside `apply`) does nothing. Answers how many steps were applied.
+   * settling (from inside `apply`) does nothing. With a `slice` (default {@link WHOLE}), it stops
+   * after the step with which the slice is spent (at least one step is applied per call): the rest
+   * stays pending for the next call. Answers how many steps were applied.
    */
-  settle(now: number, apply: (step: T, at: number) => void): number {
+  settle(now: number, apply: (step: T, at: number) => void, slice: Slice = WHOLE): number {
     if (this.#settling) return 0;
     this.#settling = true;
     let applied = 0;
@@ -62,6 +65,7 @@ export class Timeline<T> {
         this.#pop();
         applied += 1;
         apply(first.step, first.at);
+        if (slice.spent()) break;
       }
     } finally {
       this.#settling = false;

@@ -33,6 +33,14 @@ export const ANSWER_TEXT_CACHE_BYTES = 8 * 1024 * 1024;
  */
 const WALK_DEPTH = 4;
 
+/**
+ * The most values {@link answerBytes} writes itself, piece by piece, in one answer (20,000): past it
+ * the answer is written by `JSON.stringify` whole. A body made of many small values (a kept body of
+ * 300,000 empty objects, listed) would otherwise make a text of as many pieces, tens of megabytes of
+ * heap per answer until it is encoded; a page of records is a few hundred.
+ */
+export const MAX_WRITTEN_VALUES = 20_000;
+
 /** How deep a frozen value may nest to be kept (records are a few levels deep; deeper ones are written each time). */
 const KEEP_DEPTH = 16;
 
@@ -145,7 +153,7 @@ export function answerBytes(
   reuse: boolean | ((bytes: number) => Uint8Array) = false,
 ): Uint8Array | undefined {
   const parts: Parts = [];
-  const written = write(body, texts, 0, parts);
+  const written = write(body, texts, 0, parts, { left: MAX_WRITTEN_VALUES });
   if (written === WHOLE) {
     const text = JSON.stringify(body);
     return text === undefined ? undefined : encoder.encode(text);
@@ -205,7 +213,15 @@ function writeAscii(text: string, out: Uint8Array, at: number): boolean {
  * (`undefined`, a function, a symbol: nothing written), {@link WHOLE} when the body must be written by
  * `JSON.stringify` whole.
  */
-function write(value: unknown, texts: RecordTexts, depth: number, parts: Parts): boolean | typeof WHOLE {
+function write(
+  value: unknown,
+  texts: RecordTexts,
+  depth: number,
+  parts: Parts,
+  count: { left: number },
+): boolean | typeof WHOLE {
+  // Past the most values written piece by piece, the whole body goes to JSON.stringify.
+  if (--count.left < 0) return WHOLE;
   if (typeof value !== 'object' || value === null) {
     if (typeof value === 'bigint') return WHOLE; // JSON.stringify throws, as it should.
     const text = JSON.stringify(value) as string | undefined;
@@ -234,7 +250,7 @@ function write(value: unknown, texts: RecordTexts, depth: number, parts: Parts):
     add(parts, '[');
     for (let i = 0; i < value.length; i++) {
       if (i > 0) add(parts, ',');
-      const written = write(value[i], texts, depth + 1, parts);
+      const written = write(value[i], texts, depth + 1, parts, count);
       if (written === WHOLE) return WHOLE;
       if (!written) add(parts, 'null');
     }
@@ -247,7 +263,7 @@ function write(value: unknown, texts: RecordTexts, depth: number, parts: Parts):
     const member = (value as Record<string, unknown>)[key];
     if (hasNoJson(member)) continue;
     add(parts, `${first ? '' : ','}${JSON.stringify(key)}:`);
-    if (write(member, texts, depth + 1, parts) === WHOLE) return WHOLE;
+    if (write(member, texts, depth + 1, parts, count) === WHOLE) return WHOLE;
     first = false;
   }
   add(parts, '}');

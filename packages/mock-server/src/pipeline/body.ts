@@ -23,7 +23,12 @@
  *   limit. So validation never works on absurd input, and nothing the mock stores is too deep to
  *   serialise.
  *
- * A body the adapter parsed itself (`MockRequest.body`) is taken as it is.
+ * - Memory: a body's text is charged to the memory budget's `requests` store by what it takes once
+ *   parsed and checked (`jsonTextHeapBytes`), before it is parsed, and given back when the request
+ *   is answered: many large bodies at once (parallel in-process fetches of megabytes of `{}`) get a
+ *   409 `budget_exceeded` instead of running the heap out.
+ *
+ * A body the adapter parsed itself (`MockRequest.body`) is taken as it is (the caller holds it).
  *
  * @module
  */
@@ -39,6 +44,7 @@ import {
 import { HttpError } from '../errors.js';
 import type { MockRequest } from '../http/message.js';
 import { clip } from '../http/objects.js';
+import { jsonTextHeapBytes, type Ledger } from '../store/budget.js';
 import { type JournalBody, NOT_KEPT } from './journal.js';
 
 /** The largest API request body by default, bytes (1 MiB, as the service). */
@@ -64,13 +70,27 @@ export interface BodyReadOptions {
 /** A request's body, read and parsed on first use. */
 export class RequestBody {
   readonly #request: MockRequest;
+  readonly #ledger: Ledger | undefined;
+  /** What the body's text is charged to the `requests` ledger until {@link release}. */
+  #charged = 0;
   #parsed: Promise<unknown> | undefined;
   #settled: { value: unknown } | { error: unknown } | undefined;
   #trusted = false;
 
-  /** Wraps a request's body; nothing is read yet. */
-  constructor(request: MockRequest) {
+  /**
+   * Wraps a request's body; nothing is read yet.
+   * @param ledger the memory budget's `requests` ledger, charged what the body's text takes once
+   *   parsed until {@link release} (none: not charged).
+   */
+  constructor(request: MockRequest, ledger?: Ledger) {
     this.#request = request;
+    this.#ledger = ledger;
+  }
+
+  /** Gives back what the body is charged (the request is answered). */
+  release(): void {
+    this.#ledger?.release(this.#charged);
+    this.#charged = 0;
   }
 
   /** Whether a stage asked for the body (it may have failed to read or parse). */
@@ -88,6 +108,13 @@ export class RequestBody {
       limit,
       options.requireContentType === true,
       options.jsonBounds,
+      (text) => {
+        // Before it is parsed: a 409 budget_exceeded parses nothing.
+        if (!this.#ledger || text.length === 0) return;
+        const bytes = jsonTextHeapBytes(text);
+        this.#ledger.charge(bytes);
+        this.#charged += bytes;
+      },
     ).then(
       (value) => {
         this.#settled = { value };
@@ -133,13 +160,14 @@ async function readAndParse(
   request: MockRequest,
   limit: number,
   requireContentType: boolean,
-  jsonBounds?: JsonBounds,
+  jsonBounds: JsonBounds | undefined,
+  charge: (text: string) => void,
 ): Promise<unknown> {
   if (request.body !== undefined && request.rawBody === undefined) return request.body;
   const text = await readText(request, limit);
-  return text === undefined
-    ? request.body
-    : parseJsonText(text, readHeader(request.headers, 'content-type'), requireContentType, jsonBounds);
+  if (text === undefined) return request.body;
+  charge(text);
+  return parseJsonText(text, readHeader(request.headers, 'content-type'), requireContentType, jsonBounds);
 }
 
 /**

@@ -14,7 +14,7 @@ import * as z from 'zod';
 import { type NumberRange, rangeSchema } from '../errors/ranges.js';
 import { HttpError } from '../errors.js';
 import { droppedResponse, type MockResponse } from '../http/message.js';
-import { sleep, stripUndefined } from '../http/objects.js';
+import { lazyMember, sleep, stripUndefined } from '../http/objects.js';
 import { globMatch } from '../query/glob.js';
 import { KEPT_ITEM_BYTES, type Ledger, unboundedLedger } from '../store/budget.js';
 import {
@@ -348,9 +348,23 @@ export class FaultBook {
     return this.#copyOf(fault);
   }
 
-  /** Copies of the faults still waiting (their `match`, `headers` and `body` too: the kept ones never change). */
+  /**
+   * Copies of the faults still waiting (the kept ones never change). Reading is bounded as keeping
+   * is: a listed fault's `match` is copied and its `body` parsed from its kept text only when, and
+   * each time, it is read (as JSON writes it, one fault at a time), not for the whole list at once.
+   */
   list(): Fault[] {
-    return this.#faults.map((fault) => this.#copyOf(fault));
+    return this.#faults.map((fault) => this.#listed(fault));
+  }
+
+  /** A fault as {@link list} lists it: its small members copied, its `match` and `body` read lazily. */
+  #listed(fault: Fault): Fault {
+    const { match, ...rest } = fault;
+    const copy = structuredClone(rest) as Fault;
+    if (match !== undefined) lazyMember(copy, 'match', () => structuredClone(match));
+    const text = this.#bodyText.get(fault);
+    if (text !== undefined) lazyMember(copy, 'body', () => readKeptText(text));
+    return copy;
   }
 
   /** Removes every fault (and gives back the room they took, in the memory budget too). */

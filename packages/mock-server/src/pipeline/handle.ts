@@ -19,6 +19,7 @@
 import type { Login } from '../auth/login.js';
 import { droppedResponse, type HandleOptions, type MockRequest, type MockResponse } from '../http/message.js';
 import { type HandlerServices, operations } from '../operations/index.js';
+import type { Ledger } from '../store/budget.js';
 import type { AccountStore } from '../store/store.js';
 import { authenticate, knownCaller } from './authenticate.js';
 import { RequestBody } from './body.js';
@@ -47,6 +48,8 @@ export interface PipelineParts {
   readonly login: Login;
   /** The largest API request body, bytes (a request's `HandleOptions.maxBodyBytes` wins). */
   readonly maxBodyBytes: number;
+  /** The memory budget's `requests` ledger: each body read is charged while its request is handled. */
+  readonly requests?: Ledger | undefined;
   /** The services operations get. */
   readonly services: HandlerServices;
   /** The current time of the mock's clock, epoch milliseconds. */
@@ -81,7 +84,7 @@ export async function handleRequest(
   const started = parts.now();
   const resets = parts.resets();
   const requestId = parts.journal.nextRequestId();
-  const body = new RequestBody(request);
+  const body = new RequestBody(request, parts.requests);
   const line = readRequestLine(request);
   // What the stages learn of the request (endpoint, account, validated inputs), for the journal.
   const seen: Seen = line.control ? { endpoint: 'control' } : {};
@@ -113,6 +116,8 @@ export async function handleRequest(
       seen,
     );
   }
+  // Answered: the body's charge goes back (the journal keeps its own text, charged to its store).
+  body.release();
   return response;
 }
 

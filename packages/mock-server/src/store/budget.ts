@@ -66,6 +66,11 @@ export const BUDGET_STORES = Object.freeze({
     room: 'delete integrations, or advance the clock so that deliveries end',
   },
   attempts: { keeps: 'the delivery attempt log', full: 'evicts', room: 'oldest attempts dropped first' },
+  requests: {
+    keeps: 'the bodies of the requests being handled',
+    full: 'refuses',
+    room: 'send fewer large bodies at once',
+  },
 } as const satisfies Record<string, BudgetStoreInfo>);
 
 /** A store the budget charges ({@link BUDGET_STORES}). */
@@ -192,6 +197,26 @@ export const HEAP_BYTES = Object.freeze({
   /** Per member of an object (its slot, or its entry when the object is a dictionary), its name charged as a string besides. */
   perMember: 96,
 });
+
+/**
+ * About the heap a JSON text takes while a request is handled, before it is parsed: its parsed value
+ * and the copy a check makes of it (twice the value, by {@link HEAP_BYTES}: each `{` an object, each
+ * `[` an array, each `,` and `:` a value's slot), and the text itself. Counted with `indexOf` (no walk
+ * by character in script, nothing parsed): a body of 300,000 empty objects, one megabyte of text, is
+ * some forty megabytes of heap once parsed and checked.
+ */
+export function jsonTextHeapBytes(text: string): number {
+  const containers = HEAP_BYTES.object * occurrences(text, '{') + HEAP_BYTES.array * occurrences(text, '[');
+  const slots = HEAP_BYTES.perItem * occurrences(text, ',') + HEAP_BYTES.perMember * occurrences(text, ':');
+  return textBytes(text) + 2 * (containers + slots);
+}
+
+/** How many times `char` occurs in `text`. */
+function occurrences(text: string, char: string): number {
+  let count = 0;
+  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) count += 1;
+  return count;
+}
 
 /**
  * An upper bound of the heap a JSON-like value takes, by {@link HEAP_BYTES}: strings, numbers,

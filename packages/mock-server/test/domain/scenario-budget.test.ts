@@ -45,7 +45,7 @@ function world(limit = Number.POSITIVE_INFINITY) {
   const settle = (now: number) =>
     player.settle(
       now,
-      () => {},
+      () => true,
       (step) => {
         applied.push(step);
         return undefined;

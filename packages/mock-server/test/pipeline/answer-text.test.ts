@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { answerBytes, RecordTexts } from '../../src/pipeline/answer-text.js';
+import { describe, expect, it, vi } from 'vitest';
+import { answerBytes, MAX_WRITTEN_VALUES, RecordTexts } from '../../src/pipeline/answer-text.js';
 import { setup } from '../helpers.js';
 
 const encoder = new TextEncoder();
@@ -129,5 +129,38 @@ describe("the answer's JSON text (answerBytes)", () => {
     const huge = Object.freeze({ id: 'huge', text: 'x'.repeat(200) });
     expect(answerBytes(huge, texts)).toEqual(stringified(huge));
     expect(texts.bytes).toBeLessThanOrEqual(100);
+  });
+});
+
+describe('an answer of many small values (finding 7 of issue 34)', () => {
+  it('is written by JSON.stringify whole past MAX_WRITTEN_VALUES, not piece by piece: the same bytes', () => {
+    // A listing of kept one-off answers whose bodies are 100,000 empty objects each.
+    const listing = Array.from({ length: 3 }, (_, i) => ({
+      id: `answer_${i}`,
+      body: { items: Array.from({ length: 100_000 }, () => ({})) },
+    }));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const bytes = answerBytes(listing, new RecordTexts());
+    // Written once whole, after at most MAX_WRITTEN_VALUES values walked.
+    const whole = stringify.mock.calls.filter(([value]) => value === listing).length;
+    const calls = stringify.mock.calls.length;
+    stringify.mockRestore();
+    expect(whole).toBe(1);
+    expect(calls).toBeLessThanOrEqual(MAX_WRITTEN_VALUES + 2);
+    expect(bytes).toEqual(stringified(listing));
+  });
+
+  it('still writes a page of projected items piece by piece', () => {
+    const page = Array.from({ length: 100 }, (_, i) => ({
+      id: `w${i}`,
+      name: `ws-${i}`,
+      labels: ['a', 'b'],
+    }));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const bytes = answerBytes(page, new RecordTexts());
+    const whole = stringify.mock.calls.filter(([value]) => value === page).length;
+    stringify.mockRestore();
+    expect(whole).toBe(0);
+    expect(bytes).toEqual(stringified(page));
   });
 });

@@ -3,7 +3,7 @@
  * `budget_exceeded` and nothing changes; a fault's bytes come back at its last use, on clear and on
  * reset. Counted, never timed.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FAULT_LIMITS, FaultBook, faultHeapBytes } from '../../src/pipeline/faults.js';
 import { KEPT_ITEM_BYTES, MemoryBudget } from '../../src/store/budget.js';
 import { refusal } from '../helpers.js';
@@ -81,5 +81,53 @@ describe('the faults in the memory budget', () => {
     expect(ledger.held).toBe(0);
     expect(budget.used).toBe(0);
     expect(book.bytes).toBe(0);
+  });
+});
+
+describe('the faults’ listing (reading is bounded too)', () => {
+  it('copies no match and parses no body to list them: each when it is read, one fault at a time', () => {
+    const book = new FaultBook();
+    const count = 40;
+    for (let i = 0; i < count; i++) {
+      book.add({
+        endpoint: 'workspaces.search',
+        status: 503,
+        body: { text: 'y'.repeat(100 + i) },
+        match: { body: { nested: [{}, {}, { i }] } },
+      });
+    }
+    const parse = vi.spyOn(JSON, 'parse');
+    const clone = vi.spyOn(globalThis, 'structuredClone');
+    const list = book.list();
+    expect(list).toHaveLength(count);
+    expect(parse).not.toHaveBeenCalled();
+    // One small copy per fault (its id, status, uses), none of a match.
+    expect(clone).toHaveBeenCalledTimes(count);
+    clone.mockClear();
+    // One fault's body and match read: one parse, one copy.
+    expect((list[5]?.body as { text: string } | undefined)?.text).toHaveLength(105);
+    expect(list[5]?.match).toEqual({ body: { nested: [{}, {}, { i: 5 }] } });
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(clone).toHaveBeenCalledTimes(1);
+    // Written as JSON (what GET /__mock/faults sends): each read once, as it is written.
+    parse.mockClear();
+    clone.mockClear();
+    const text = JSON.stringify(list);
+    expect(parse).toHaveBeenCalledTimes(count);
+    expect(clone).toHaveBeenCalledTimes(count);
+    parse.mockRestore();
+    clone.mockRestore();
+    const written = JSON.parse(text) as Array<Record<string, unknown>>;
+    expect(written[3]).toMatchObject({
+      id: 'fault_4',
+      endpoint: 'workspaces.search',
+      status: 503,
+      body: { text: 'y'.repeat(103) },
+      match: { body: { nested: [{}, {}, { i: 3 }] } },
+      remaining: 1,
+    });
+    // A listed copy is the caller's: changing it changes nothing kept.
+    (list[0] as { match?: unknown }).match = 'changed';
+    expect(book.list()[0]?.match).toEqual({ body: { nested: [{}, {}, { i: 0 }] } });
   });
 });

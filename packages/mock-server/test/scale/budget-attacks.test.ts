@@ -216,4 +216,58 @@ describe('the memory budget at the default options, 256 MB heap', () => {
     for (const n of result.created) expect(n).toBeGreaterThan(3);
     expect(result.growth).toBeLessThan(3 * result.share + SLACK);
   });
+  it('refuses scenario steps past the budget: sessions playing 2,000 and 1,000 pending steps of 40 plan changes each (the scenario store)', {
+    timeout: 180_000,
+  }, async () => {
+    const result = await runInSmallHeap<{
+      statuses: number[];
+      refusals: string[];
+      byStore: number;
+      played: number;
+      limit: number;
+      used: number;
+      growth: number;
+    }>(
+      `${MOCK}
+      const scene = { seed: 5, accounts: [{ name: 'Acme', workspaces: [{ name: 'payments-prod', runs: [] }] }] };
+      const changes = Array.from({ length: 40 }, (_, i) => ({ address: ('aws_s3_bucket.b' + i).padEnd(120, 'b'), assetType: 'aws_s3_bucket', actions: ['create'] }));
+      const steps = (n) => Array.from({ length: n }, (_, i) => ({ at: 3600000 + i, simulateRun: { workspace: 'payments-prod', changes } }));
+      // Twice what a session's share holds, then what it holds.
+      const [large, timeline] = [steps(2000), steps(1000)];
+      const base = heapAfterGc();
+      const statuses = new Set();
+      const refusals = [];
+      let played = 0;
+      for (let s = 0; s < 32; s++) {
+        let session;
+        try {
+          session = await core.control.createSession();
+        } catch (error) {
+          refusals.push(error.code + ': ' + error.message);
+          continue;
+        }
+        const tooLarge = await send('POST', '/__mock/scenario', { scene, timeline: large }, { 'x-iacm-mock-session': session.id });
+        statuses.add(tooLarge.status);
+        if (tooLarge.status !== 200) refusals.push(tooLarge.body.code + ': ' + tooLarge.body.message);
+        const res = await send('POST', '/__mock/scenario', { scene, timeline }, { 'x-iacm-mock-session': session.id });
+        statuses.add(res.status);
+        if (res.status === 200) played += 1;
+        else refusals.push(res.body.code + ': ' + res.body.message);
+      }
+      const growth = heapAfterGc() - base;
+      const view = core.control.budget();
+      const byStore = refusals.filter((r) => r.startsWith('budget_exceeded: scenario (')).length;
+      return { statuses: [...statuses], refusals: refusals.slice(-3), byStore, played, limit, used: view.used, growth };
+    `,
+      { heapMb: 256 },
+    );
+    expect(result.statuses.every((status) => status === 200 || status === 409)).toBe(true);
+    expect(result.played).toBeGreaterThan(1);
+    expect(result.refusals.length).toBeGreaterThan(0);
+    expect(result.refusals.every((r) => r.startsWith('budget_exceeded: '))).toBe(true);
+    // Each session's large scenario is refused at its share, naming the store; the mock's budget bounds them all.
+    expect(result.byStore).toBeGreaterThanOrEqual(result.played);
+    expect(result.used).toBeLessThanOrEqual(result.limit);
+    expect(result.growth).toBeLessThan(result.limit + SLACK);
+  });
 });

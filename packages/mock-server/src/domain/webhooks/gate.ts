@@ -4,10 +4,13 @@
  * others wait their turn, first come first served, and a clear or reset (their generation aborted)
  * drops the waiting ones without sending them. A scene's 100 integrations and a scenario's many
  * notifications start thousands of deliveries at once: this keeps their requests, timers and
- * answers to a bounded number, whatever the data holds.
+ * answers to a bounded number, whatever the data holds. A turn handed on after a slice of
+ * `SLICE_MS` of deliveries goes after a turn of the event loop: attempts answered at once (a
+ * `webhookFetch` in process) would otherwise chain thousands of sends without one.
  *
  * @module
  */
+import { pause, slice } from '../../query/pause.js';
 
 /** The most attempts of queued deliveries under way at once, per mock (a session has its own). */
 export const MAX_DELIVERIES_IN_FLIGHT = 64;
@@ -26,6 +29,8 @@ export class DeliveryGate {
   /** The waiting turns from `#head` on (the ones before it are gone). */
   #turns: Turn[] = [];
   #head = 0;
+  /** The slice the turns are handed on in; spent, the next hand-off waits for a turn of the event loop. */
+  #slice = slice();
 
   /** @param max how many may be under way at once (default {@link MAX_DELIVERIES_IN_FLIGHT}). */
   constructor(max = MAX_DELIVERIES_IN_FLIGHT) {
@@ -69,8 +74,20 @@ export class DeliveryGate {
     });
   }
 
-  /** Ends an attempt's turn: the next waiting one goes. */
+  /** Ends an attempt's turn: the next waiting one goes (after a turn of the event loop once a slice is spent). */
   leave(): void {
+    if (!this.#slice.spent()) {
+      this.#handOn();
+      return;
+    }
+    void pause().then(() => {
+      this.#slice = slice();
+      this.#handOn();
+    });
+  }
+
+  /** Hands the ended turn to the next waiting attempt, or closes it. */
+  #handOn(): void {
     while (this.#head < this.#turns.length) {
       const turn = this.#turns[this.#head] as Turn;
       this.#head += 1;

@@ -1,0 +1,82 @@
+/**
+ * The bodies of the requests being handled are charged to the memory budget's `requests` store, by
+ * what their text takes once parsed and checked (`jsonTextHeapBytes`), from before they are parsed
+ * until they are answered: many large bodies at once get a 409 `budget_exceeded` naming the store,
+ * parsed never, and the charge goes back whatever the answer (issue 34, finding 5 started at once).
+ * Counted, never timed.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { MockCore } from '../../src/app/mock.js';
+import { HEAP_BYTES, jsonTextHeapBytes, textBytes } from '../../src/store/budget.js';
+
+/** The JSON text of `n` empty objects in one array, as a body member. */
+const empties = (n: number) =>
+  `{"endpoint":"workspaces.search","timeout":1,"match":{"body":{"v":[${'{},'.repeat(n - 1)}{}]}}}`;
+
+describe('the bodies being handled in the memory budget', () => {
+  it('measures a text by its containers and slots, twice (the parsed value and its checked copy), and the text', () => {
+    expect(jsonTextHeapBytes('')).toBe(textBytes(''));
+    expect(jsonTextHeapBytes('{"a":[1,2]}')).toBe(
+      textBytes('{"a":[1,2]}') +
+        2 * (HEAP_BYTES.object + HEAP_BYTES.array + HEAP_BYTES.perItem + HEAP_BYTES.perMember),
+    );
+    // A megabyte of empty objects: tens of megabytes once parsed.
+    expect(jsonTextHeapBytes(empties(340_000))).toBeGreaterThan(40 * 1024 * 1024);
+  });
+
+  it('refuses the bodies past the budget at once with 409 budget_exceeded naming requests, parsing none of them; then gives every charge back', async () => {
+    const core = new MockCore({ sizes: { workspaces: 3, events: 0 }, budget: { bytes: 64 * 1024 * 1024 } });
+    const text = empties(150_000);
+    const one = jsonTextHeapBytes(text);
+    expect(one).toBeGreaterThan(16 * 1024 * 1024);
+    const parse = vi.spyOn(JSON, 'parse');
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        core.handle({
+          method: 'POST',
+          path: '/__mock/journal/wait',
+          headers: { 'content-type': 'application/json' },
+          rawBody: text,
+        }),
+      ),
+    );
+    const parsed = parse.mock.calls.filter(([value]) => value === text).length;
+    parse.mockRestore();
+    const refused = answers.filter((res) => res.status === 409);
+    // At most what fits the budget was read at once; the others were refused before parsing.
+    expect(refused.length).toBeGreaterThanOrEqual(8 - Math.floor((64 * 1024 * 1024) / one));
+    expect(parsed).toBe(8 - refused.length);
+    for (const res of refused) {
+      expect(res.body).toMatchObject({ code: 'budget_exceeded' });
+      expect((res.body as { message: string }).message).toMatch(
+        /^requests \(the bodies of the requests being handled\) would take [\d.]+ MiB more, past the mock's memory budget of 64\.0 MiB \(budget\.bytes\)/,
+      );
+    }
+    // Every charge went back once answered.
+    expect(core.control.budget().stores.requests).toBe(0);
+  });
+
+  it('charges a body while its request is handled (a pending wait) and gives it back once answered', async () => {
+    const core = new MockCore({ sizes: { workspaces: 3, events: 0 } });
+    const text = JSON.stringify({ endpoint: 'workspaces.search', timeout: 2_000 });
+    const pending = core.handle({
+      method: 'POST',
+      path: '/__mock/journal/wait',
+      headers: { 'content-type': 'application/json' },
+      rawBody: text,
+    });
+    await vi.waitFor(() => expect(core.control.budget().stores.requests).toBe(jsonTextHeapBytes(text)));
+    expect(core.control.cancelWaits()).toBe(1);
+    expect((await pending).status).toBeGreaterThanOrEqual(400);
+    expect(core.control.budget().stores.requests).toBe(0);
+    // A body given parsed (in process) is the caller's: not charged.
+    const parsed = await core.handle({
+      method: 'POST',
+      path: '/__mock/faults',
+      headers: { 'content-type': 'application/json' },
+      body: { path: '/v2/x', status: 503 },
+    });
+    expect(parsed.status).toBe(201);
+    expect(core.control.budget().stores.requests).toBe(0);
+  });
+});
