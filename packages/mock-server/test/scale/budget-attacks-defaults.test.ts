@@ -21,11 +21,9 @@ import { MATCH_LIMITS } from '../../src/pipeline/request-match.js';
 import { WAIT_LIMITS } from '../../src/pipeline/waiters.js';
 import { KEPT_ITEM_BYTES } from '../../src/store/budget.js';
 import { runInSmallHeap } from '../hostile/child.js';
+import { DEFAULT_MOCK, SLACK } from './default-mock.js';
 
 const MiB = 1024 * 1024;
-
-/** What an attack allows itself besides the bound: the request machinery and the data's own state. */
-const SLACK = 24 * MiB;
 
 /** The child's heap: the issue's 256 MB. */
 const HEAP = { heapMb: 256 };
@@ -41,16 +39,9 @@ const TIMEOUT = { timeout: 600_000 };
  * event-loop delay histogram (`enable` it at the attack's start; `maxDelayMs()` disables it and
  * answers its largest delay, ms).
  */
-const MOCK = `
+const MOCK = `${DEFAULT_MOCK}
   const { monitorEventLoopDelay } = await import('node:perf_hooks');
-  const { MockCore } = await import(src + '/app/mock.ts');
-  const core = new MockCore({});
-  const [primary] = core.accounts();
-  const login = await core.handle({ method: 'POST', path: '/v2/login', body: { accessKey: primary.accessKey, secretKey: primary.secretKey } });
-  const headers = { authorization: 'Bearer ' + login.body.accessToken, 'content-type': 'application/json' };
-  const send = (method, path, body, extra = {}) => core.handle({ method, path, body, headers: { ...headers, ...extra } });
   const sendRaw = (method, path, rawBody, extra = {}) => core.handle({ method, path, rawBody, headers: { ...headers, ...extra } });
-  const limit = core.control.budget().limit;
   const empties = (objects, perArray) => {
     const arrays = [];
     for (let left = objects; left > 0; left -= perArray) arrays.push('[' + new Array(Math.min(perArray, left)).fill('{}').join(',') + ']');

@@ -10,20 +10,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runInSmallHeap } from '../hostile/child.js';
-
-/** What an attack allows itself besides the budget: the request machinery and the data's own state. */
-const SLACK = 24 * 1024 * 1024;
+import { DEFAULT_MOCK, SLACK } from './default-mock.js';
 
 /** The child's prelude: a mock at the default options, logged in as its primary account's API user. */
-const MOCK = `
-  const { MockCore } = await import(src + '/app/mock.ts');
-  const core = new MockCore({});
-  const [primary] = core.accounts();
-  const login = await core.handle({ method: 'POST', path: '/v2/login', body: { accessKey: primary.accessKey, secretKey: primary.secretKey } });
-  const headers = { authorization: 'Bearer ' + login.body.accessToken, 'content-type': 'application/json' };
-  const send = (method, path, body, extra = {}) => core.handle({ method, path, body, headers: { ...headers, ...extra } });
-  const limit = core.control.budget().limit;
-`;
+const MOCK = DEFAULT_MOCK;
 
 /** What an attack of simulated runs measured: how many were made, the refusal, the budget, the growth. */
 interface RunsAttack {
