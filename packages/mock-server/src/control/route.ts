@@ -67,9 +67,13 @@ export interface SessionControl {
 
 /**
  * Reads a control request's body with a size limit (bytes) and the shape bounds of its JSON (the
- * contract's defaults when not given): the parsed body, or rejects with 413, 415 or 400.
+ * contract's defaults when not given): the parsed body, or rejects with 413, 415 or 400. `checked`,
+ * when given, is called once the body is checked, before the handler runs (the body's charge to the
+ * memory budget's `requests` store goes back then: what the handler keeps, it charges itself).
  */
-export type ControlBodyReader = (limit: number, jsonBounds?: JsonBounds) => Promise<unknown>;
+export type ControlBodyReader = ((limit: number, jsonBounds?: JsonBounds) => Promise<unknown>) & {
+  checked?: () => void;
+};
 
 /** The parts of a mock's state the control plane reaches directly (the pipeline stages' state). */
 export interface ControlDeps {

@@ -96,10 +96,7 @@ export async function dispatchControl(
   const raw = BODY_METHODS.has(method)
     ? await readBody(route.maxBodyBytes ?? DEFAULT_CONTROL_BODY_BYTES, route.jsonBounds)
     : undefined;
-  return route.handler({
-    ...rest,
-    transport: 'http',
-    params,
-    ...checkRouteInput(route, rest.query, raw, 'http'),
-  });
+  const input = checkRouteInput(route, rest.query, raw, 'http');
+  readBody.checked?.();
+  return route.handler({ ...rest, transport: 'http', params, ...input });
 }

@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+import type { JsonBounds } from '@iacm/sdk/contract';
 import { readHeader } from '@iacm/sdk/contract';
 import type { MockRequest, MockResponse } from '../http/message.js';
 import type { RequestBody } from '../pipeline/body.js';
@@ -30,7 +32,9 @@ export async function serveControl(
     line.method,
     line.path,
     line.query,
-    ((limit, jsonBounds) => body.value(limit, { jsonBounds })) satisfies ControlBodyReader,
+    Object.assign((limit: number, jsonBounds?: JsonBounds) => body.value(limit, { jsonBounds }), {
+      checked: () => body.release(),
+    }) satisfies ControlBodyReader,
     requestId,
     { contentType: readHeader(request.headers, 'content-type'), signal },
   );

@@ -26,7 +26,8 @@
  * - Memory: a body's text is charged to the memory budget's `requests` store by what it takes once
  *   parsed and checked (`jsonTextHeapBytes`), before it is parsed, and given back when the request
  *   is answered: many large bodies at once (parallel in-process fetches of megabytes of `{}`) get a
- *   409 `budget_exceeded` instead of running the heap out.
+ *   409 `budget_exceeded` instead of running the heap out. The only body in flight is always read,
+ *   whatever its size (a large snapshot: the heap is sized for it, as for start data).
  *
  * A body the adapter parsed itself (`MockRequest.body`) is taken as it is (the caller holds it).
  *
@@ -87,7 +88,7 @@ export class RequestBody {
     this.#ledger = ledger;
   }
 
-  /** Gives back what the body is charged (the request is answered). */
+  /** Gives back what the body is charged (it is checked, or the request is answered). */
   release(): void {
     this.#ledger?.release(this.#charged);
     this.#charged = 0;
@@ -109,10 +110,12 @@ export class RequestBody {
       options.requireContentType === true,
       options.jsonBounds,
       (text) => {
-        // Before it is parsed: a 409 budget_exceeded parses nothing.
+        // Before it is parsed: a 409 budget_exceeded parses nothing. The only body in flight is
+        // always read (charged whatever the budget says: a snapshot of 256 MiB is the heap's to
+        // hold, as start data is); past the budget, the bodies that come while others are held are refused.
         if (!this.#ledger || text.length === 0) return;
         const bytes = jsonTextHeapBytes(text);
-        this.#ledger.charge(bytes);
+        this.#ledger.charge(bytes, this.#ledger.held === 0);
         this.#charged += bytes;
       },
     ).then(

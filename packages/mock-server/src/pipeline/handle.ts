@@ -157,6 +157,8 @@ async function api(
     requireContentType: !route.definition.auth,
   });
   const input = validateInput(route, line, sent);
+  // Checked: the body's charge goes back (what the operation keeps, it charges itself).
+  body.release();
   seen.input = input;
   // The one-off slot: endpoint faults, then `Prefer: code=` and one-off answers.
   if (!faults.idle) {

@@ -56,16 +56,21 @@ describe('the bodies being handled in the memory budget', () => {
     expect(core.control.budget().stores.requests).toBe(0);
   });
 
-  it('charges a body while its request is handled (a pending wait) and gives it back once answered', async () => {
+  it('gives a body’s charge back once it is checked: a pending wait holds none (its match is the waits’ store), nor an answered request', async () => {
     const core = new MockCore({ sizes: { workspaces: 3, events: 0 } });
-    const text = JSON.stringify({ endpoint: 'workspaces.search', timeout: 2_000 });
+    const text = JSON.stringify({
+      endpoint: 'workspaces.search',
+      timeout: 2_000,
+      match: { body: { searchValue: 'x'.repeat(1000) } },
+    });
     const pending = core.handle({
       method: 'POST',
       path: '/__mock/journal/wait',
       headers: { 'content-type': 'application/json' },
       rawBody: text,
     });
-    await vi.waitFor(() => expect(core.control.budget().stores.requests).toBe(jsonTextHeapBytes(text)));
+    await vi.waitFor(() => expect(core.control.budget().stores.waits).toBeGreaterThan(0));
+    expect(core.control.budget().stores.requests).toBe(0);
     expect(core.control.cancelWaits()).toBe(1);
     expect((await pending).status).toBeGreaterThanOrEqual(400);
     expect(core.control.budget().stores.requests).toBe(0);
@@ -78,5 +83,32 @@ describe('the bodies being handled in the memory budget', () => {
     });
     expect(parsed.status).toBe(201);
     expect(core.control.budget().stores.requests).toBe(0);
+  });
+
+  it('reads the only body in flight whatever the budget says (a large snapshot), and refuses one that comes while it is held', async () => {
+    const core = new MockCore({ sizes: { workspaces: 3, events: 0 }, budget: { bytes: 8 * 1024 * 1024 } });
+    const text = empties(150_000);
+    expect(jsonTextHeapBytes(text)).toBeGreaterThan(8 * 1024 * 1024);
+    const alone = await core.handle({
+      method: 'POST',
+      path: '/__mock/journal/wait',
+      headers: { 'content-type': 'application/json' },
+      rawBody: text,
+    });
+    // Read and checked (its match is past the waits' own bound: that store's 409, not the body's).
+    expect((alone.body as { code: string }).code).not.toBe('budget_exceeded');
+    expect(core.control.budget().stores.requests).toBe(0);
+    const [first, second] = await Promise.all(
+      [text, text].map((rawBody) =>
+        core.handle({
+          method: 'POST',
+          path: '/__mock/journal/wait',
+          headers: { 'content-type': 'application/json' },
+          rawBody,
+        }),
+      ),
+    );
+    expect((first?.body as { code?: string } | undefined)?.code).not.toBe('budget_exceeded');
+    expect(second?.body).toMatchObject({ code: 'budget_exceeded' });
   });
 });
