@@ -136,6 +136,29 @@ await childMain(async ({ repeats }) => {
         await Promise.race([done, late]).finally(() => clearTimeout(timer));
       };
     },
+    /**
+     * Finding 21: a session of a seed near the largest a session's default share admits (its data
+     * generated for it, not shared: a new seed each repeat), then a read in it.
+     */
+    'a session of 40,000 workspaces (POST /__mock/sessions, then a read in it)': async () => {
+      const { send } = await mock();
+      const seed = `lb-session-${Math.random()}`;
+      return async () => {
+        const created = expectStatus(
+          await send('POST', '/__mock/sessions', {
+            seed,
+            sizes: { workspaces: 40_000, runsPerWorkspace: 5, events: 40_000 },
+          }),
+          201,
+          'session',
+        );
+        expectStatus(
+          await send('GET', '/__mock/accounts', undefined, { 'x-iacm-mock-session': created.body.id }),
+          200,
+          'read',
+        );
+      };
+    },
     /** Finding 16: as many endpoint faults with 55 KB matches as the mock takes, then an API request. */
     'an API request past 1,000 faults with 55 KB matches': async () => {
       const { core, send } = await mock();

@@ -181,19 +181,45 @@ describe('docs/security.md matches the code', () => {
   });
 });
 
-/** The memory budget's table lists every store the budget charges, with what it does when full. */
+/**
+ * Each test a cell names (a `path.test.ts` in backticks, then its quoted test or describe names)
+ * exists: the file, and each name in it.
+ */
+function expectNamedTestsExist(cell: string): void {
+  const root = new URL('../../../', import.meta.url);
+  const files = [...cell.matchAll(/`([^`]+\.test\.ts)`/g)].map(([, path]) => path as string);
+  const names = [...cell.matchAll(/"([^"]+)"/g)].map(([, name]) => name as string);
+  expect(files.length).toBeGreaterThan(0);
+  expect(names.length).toBeGreaterThan(0);
+  const texts = files.map((path) => readFileSync(new URL(path, root), 'utf8'));
+  for (const name of names)
+    expect(
+      texts.some((text) => text.includes(name)),
+      name,
+    ).toBe(true);
+}
+
+/**
+ * The memory budget's table lists every store the budget charges, with what it does when full and
+ * the attack tests at the default options that prove it.
+ */
 describe('docs/security.md: the memory budget table matches BUDGET_STORES', () => {
   const section = doc.split('### The memory budget')[1]?.split('\n### ')[0] ?? '';
   const rows = section
     .split('\n')
     .filter((line) => line.startsWith('| `'))
-    .map((line) => line.split('|').map((cell) => cell.trim()));
+    .map((line) => line.split(' | ').map((cell) => cell.replace(/^\| |\s*\|$/g, '').trim()));
   it('has one row per store, in order, each saying whether it refuses or evicts', () => {
-    expect(rows.map((cells) => cells[1])).toEqual(BUDGET_STORE_NAMES.map((name) => `\`${name}\``));
+    expect(rows.map((cells) => cells[0])).toEqual(BUDGET_STORE_NAMES.map((name) => `\`${name}\``));
     for (const cells of rows) {
-      const name = (cells[1] as string).replaceAll('`', '') as keyof typeof BUDGET_STORES;
+      expect(cells).toHaveLength(5);
+      const name = (cells[0] as string).replaceAll('`', '') as keyof typeof BUDGET_STORES;
       expect(cells[3]).toMatch(BUDGET_STORES[name].full === 'refuses' ? /^refuses/ : /^evicts/);
     }
+  });
+
+  it.each(rows.map((cells) => [cells[0], cells] as const))('%s names attack tests that exist', (_, cells) => {
+    expectNamedTestsExist(cells[4] as string);
   });
 });
 
@@ -208,7 +234,6 @@ describe('docs/security.md: every bound proven by attack names a test that exist
     .split('\n')
     .filter((line) => line.startsWith('| ') && !line.startsWith('| Bound') && !line.startsWith('| ---'))
     .map((line) => line.split(' | ').map((cell) => cell.replace(/^\| |\s*\|$/g, '').trim()));
-  const root = new URL('../../../', import.meta.url);
   const callers = new Set(['unauthenticated', 'API user', 'control plane', 'in-process caller']);
 
   it('has a row for each bound this issue attacked', () => {
@@ -219,15 +244,6 @@ describe('docs/security.md: every bound proven by attack names a test that exist
     expect(cells).toHaveLength(4);
     const [, caller, , test] = cells as [string, string, string, string];
     expect([...callers].some((name) => caller.startsWith(name))).toBe(true);
-    const files = [...test.matchAll(/`([^`]+\.test\.ts)`/g)].map(([, path]) => path as string);
-    const names = [...test.matchAll(/"([^"]+)"/g)].map(([, name]) => name as string);
-    expect(files.length).toBeGreaterThan(0);
-    expect(names.length).toBeGreaterThan(0);
-    const texts = files.map((path) => readFileSync(new URL(path, root), 'utf8'));
-    for (const name of names)
-      expect(
-        texts.some((text) => text.includes(name)),
-        name,
-      ).toBe(true);
+    expectNamedTestsExist(test);
   });
 });

@@ -32,12 +32,12 @@ import { Random } from '../store/random.js';
 import { DEFAULT_SEED, type MockAccount } from '../store/state.js';
 import type { Store } from '../store/store.js';
 import { coreView } from './core-view.js';
-import { installSceneWebhooks, MockData } from './data.js';
+import { dataReady, installSceneWebhooks, MockData, type PreparedData, prepareData } from './data.js';
 import { KeyPairs } from './key-pairs.js';
 import type { MockOptions, StartConfiguration } from './options.js';
 import { pipelineParts } from './pipeline-parts.js';
 import { randomHex } from './secrets.js';
-import { budgetOf, type SessionHost, sessionHostOf, startOf } from './session-host.js';
+import { budgetOf, preparedOf, type SessionHost, sessionHostOf, startOf } from './session-host.js';
 import { SESSION_HEADER } from './sessions.js';
 import { Timeline } from './timeline.js';
 
@@ -67,6 +67,10 @@ export class MockCore {
   readonly clock: MockClock;
 
   readonly #start: StartConfiguration;
+  /** The start data a reset made ready (`prepareData`), for its data stage to take; else `undefined`. */
+  #resetData: PreparedData | undefined;
+  /** The `onSeedProgress` option. */
+  readonly #onSeedProgress: MockOptions['onSeedProgress'];
   /** The memory budget every store charges (a session's: its share of its mock's). */
   readonly #budget: MemoryBudget;
   /** The sessions (`X-Iacm-Mock-Session`); `undefined` in a session's own core. */
@@ -86,6 +90,7 @@ export class MockCore {
   constructor(options: MockOptions = {}) {
     const start = startOf(options);
     this.#start = start;
+    this.#onSeedProgress = options.onSeedProgress;
     const budget = budgetOf(options, start);
     this.#budget = budget;
     this.#waiters = new Waiters(budget.ledger('waits'));
@@ -144,7 +149,8 @@ export class MockCore {
     const { journal, faults, rateLimiter, oneOff } = this.#pipeline;
     journal.listen((endpoint, read) => this.#waiters.journalled(endpoint, read));
     this.#resettable = {
-      data: { reset: () => this.#data.load(start.data, true) },
+      // The start data made ready first (`#reset`), in slices when its template is gone.
+      data: { reset: () => this.#data.load(start.data, true, this.#resetData) },
       // A scene's integrations are part of its start: back after the hub is reset.
       webhooks: {
         reset: () => [
@@ -179,8 +185,14 @@ export class MockCore {
       waiters: this.#waiters,
       reset: () => this.#reset(),
       // Until the next reset, which returns to the start data.
+      // Refused (budget, clock) before anything is generated; then generated in slices that yield.
       load: async (data) => {
-        const answer = this.#load(data);
+        if (data.scenario) this.#timeline.checkFits(data.scenario);
+        this.#data.checkFits(data.source);
+        const prepared = dataReady(data.source)
+          ? undefined
+          : await prepareData(data.source, options.onSeedProgress);
+        const answer = this.#load(data, prepared);
         await this.#timeline.settled();
         return answer;
       },
@@ -188,7 +200,7 @@ export class MockCore {
       scenarioProgress: () => this.#timeline.progress(),
       budget: () => budget.view(),
     } satisfies ControlDeps);
-    this.#load({ source: start.data, scenario: start.scenario });
+    this.#load({ source: start.data, scenario: start.scenario }, preparedOf(options));
   }
 
   /**
@@ -196,10 +208,10 @@ export class MockCore {
    * a scene's webhook integrations stored, a scenario's timeline played from the clock's now.
    * `reset()` walks the same steps in its stages (data, webhooks, then the timeline).
    */
-  #load(data: CheckedData): ScenarioAnswer | undefined {
+  #load(data: CheckedData, prepared?: PreparedData): ScenarioAnswer | undefined {
     // A scenario that would end after the clock's last instant is refused before anything changes.
     if (data.scenario) this.#timeline.checkFits(data.scenario);
-    this.#data.load(data.source);
+    this.#data.load(data.source, false, prepared);
     installSceneWebhooks(this.webhooks, this.#data.store, data.source);
     return data.scenario && this.#timeline.play(data.scenario);
   }
@@ -223,11 +235,16 @@ export class MockCore {
    * start scenario's steps due are applied (in slices).
    */
   async #reset(): Promise<readonly ResetStage[]> {
+    // Generated again in slices when no template of the start data is in memory (then the stages
+    // run in one go): requests answered meanwhile see the state before the reset. Else at once.
+    if (!dataReady(this.#start.data))
+      this.#resetData = await prepareData(this.#start.data, this.#onSeedProgress);
     this.#resets += 1;
     for (const stage of RESET_STAGES) this.#resettable[stage].reset();
     // A mock started with a scenario plays its timeline again, from the clock's now after the reset.
     // (Its steps are start data: charged whatever the budget says, as the start data is.)
     if (this.#start.scenario) this.#timeline.play(this.#start.scenario, true);
+    this.#resetData = undefined;
     await this.#timeline.settled();
     return RESET_STAGES;
   }

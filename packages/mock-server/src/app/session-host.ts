@@ -6,7 +6,7 @@
  * @module
  */
 import { type ControlAccess, checkControlAccess } from '../control/access.js';
-import type { CheckedSessionSource, SessionControl } from '../control/route.js';
+import type { CheckedSessionSource, SessionControl, SessionCreated } from '../control/route.js';
 import type { HandleOptions, MockRequest, MockResponse } from '../http/message.js';
 import { stripUndefined } from '../http/objects.js';
 import { checkHost } from '../pipeline/host.js';
@@ -14,6 +14,7 @@ import { readRequestLine } from '../pipeline/request.js';
 import { errorResponse, withRequestId } from '../pipeline/respond.js';
 import { MemoryBudget } from '../store/budget.js';
 import type { MockAccount } from '../store/state.js';
+import { type PreparedData, prepareData, sessionBytes } from './data.js';
 import { type MockOptions, type StartConfiguration, startConfiguration } from './options.js';
 import { randomHex } from './secrets.js';
 import { MockSessions, type SessionUse } from './sessions.js';
@@ -52,6 +53,8 @@ export interface SessionStart {
   readonly start: StartConfiguration;
   /** The session's share of the mock's memory budget: everything the session keeps is charged to it. */
   readonly budget: MemoryBudget;
+  /** Its start data made ready in slices (`prepareData`), for its core's first load to take. */
+  readonly prepared?: PreparedData | undefined;
 }
 
 /** The options of a session's core, as the mock that owns it makes them. */
@@ -60,6 +63,11 @@ type SessionOptions = MockOptions & { [IN_SESSION]?: SessionStart };
 /** A core's start configuration: a session's, resolved by the mock that made it; else from the options. */
 export function startOf(options: MockOptions): StartConfiguration {
   return (options as SessionOptions)[IN_SESSION]?.start ?? startConfiguration(options);
+}
+
+/** A session core's start data made ready by its mock (`prepareData`), else `undefined`. */
+export function preparedOf(options: MockOptions): PreparedData | undefined {
+  return (options as SessionOptions)[IN_SESSION]?.prepared;
 }
 
 /**
@@ -139,22 +147,42 @@ export class SessionHost<T extends SessionCore> {
   /** The registry as the control plane reaches it. */
   control(): SessionControl {
     return {
-      create: (source) => {
-        const options = sessionOptions(this.#options, source);
-        const start = startConfiguration(options, source.data);
-        // Its share of the budget: what its core keeps (its data first) is charged to it and to the mock's.
-        const budget = this.#budget.child(this.#sessionBytes, 'this session');
-        try {
-          const { id, core } = this.#sessions.create(() => this.#make(options, { start, budget }));
-          return { id, accounts: core.accounts() };
-        } catch (error) {
-          budget.close();
-          throw error;
-        }
-      },
+      create: (source) => this.#create(source),
       list: () => this.#sessions.list(),
       end: (id) => this.#sessions.end(id),
     };
+  }
+
+  /**
+   * Creates a session: refused first as its core would refuse it (past `sessions.max`, 409
+   * `conflict`; data past its budget, 409 `budget_exceeded`), so that a refused session costs no
+   * generation; then its data generated in slices that give the event loop a turn (`prepareData`),
+   * its budget holding the data's charge meanwhile (so that sessions made at the same time count each
+   * other's data); then its core made, which finds its data ready and makes only its containers.
+   */
+  async #create(source: CheckedSessionSource): Promise<SessionCreated> {
+    const options = sessionOptions(this.#options, source);
+    const start = startConfiguration(options, source.data);
+    // Its share of the budget: what its core keeps (its data first) is charged to it and to the mock's.
+    const budget = this.#budget.child(this.#sessionBytes, 'this session');
+    try {
+      this.#sessions.checkRoom();
+      // What its core's first load charges (a session's core has no baseline), held while generated.
+      const held = budget.ledger('data');
+      held.charge(sessionBytes(start.data));
+      let prepared: PreparedData | undefined;
+      try {
+        prepared = await prepareData(start.data);
+      } finally {
+        held.releaseAll();
+      }
+      // The core's first load takes the prepared data (the token holds nothing after).
+      const { id, core } = this.#sessions.create(() => this.#make(options, { start, budget, prepared }));
+      return { id, accounts: core.accounts() };
+    } catch (error) {
+      budget.close();
+      throw error;
+    }
   }
 
   /**

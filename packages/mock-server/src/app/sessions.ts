@@ -107,6 +107,22 @@ export class MockSessions<T> {
    *   throws (a 409 `budget_exceeded` for data past the budget).
    */
   create(make: () => T): { id: string; core: T } {
+    this.checkRoom();
+    const core = make();
+    let id = `ses_${randomHex(8)}`;
+    while (this.#entries.has(id)) id = `ses_${randomHex(8)}`;
+    const at = this.now();
+    this.#entries.set(id, { id, core, createdAt: at, lastUsedAt: at, inFlight: 0 });
+    return { id, core };
+  }
+
+  /**
+   * Checks that there is room for one more session (ends idle sessions first), as {@link create}
+   * does before it makes one: for a caller that prepares a session's data before creating it, so
+   * that a session refused costs nothing. {@link create} checks again.
+   * @throws HttpError 409 `conflict` naming the bound when `max` sessions are live.
+   */
+  checkRoom(): void {
     this.#sweep();
     if (this.#entries.size >= this.bounds.max) {
       throw new HttpError(
@@ -115,12 +131,6 @@ export class MockSessions<T> {
         `at most ${this.bounds.max} sessions at a time (the sessions.max bound): end one with DELETE /__mock/sessions/{id}`,
       );
     }
-    const core = make();
-    let id = `ses_${randomHex(8)}`;
-    while (this.#entries.has(id)) id = `ses_${randomHex(8)}`;
-    const at = this.now();
-    this.#entries.set(id, { id, core, createdAt: at, lastUsedAt: at, inFlight: 0 });
-    return { id, core };
   }
 
   /**

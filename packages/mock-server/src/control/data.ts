@@ -17,6 +17,7 @@
 import type { CheckedScenario } from '../domain/scenario.js';
 import { nestedError, parseOr400 } from '../errors.js';
 import { stripUndefined } from '../http/objects.js';
+import { heapBytes } from '../store/budget.js';
 import { estimateRecordBytes, estimateSeedBytes, generatedCounts } from '../store/seed/limits.js';
 import type { CheckedScene } from '../store/seed/scene.js';
 import { DEFAULT_SIZES, type MockState, type SeedSizes } from '../store/state.js';
@@ -136,8 +137,10 @@ export function reloadable(data: CheckedData): CheckedData {
 /**
  * About how many bytes of memory data from `source` takes once loaded (`RECORD_BYTES` a
  * record): a seed's by the records it generates; a scene's by the records it names, with what it
- * leaves out at the default sizes; a loaded state's by its records, counted; a snapshot kept as JSON
- * about twice its text. What the sessions' budget charges when a session's data is made or replaced.
+ * leaves out at the default sizes, plus the heap of the scene itself ({@link sceneHeapBytes}: the
+ * checked scene is kept as start data, and its texts are its records' texts, which a count of
+ * records does not measure); a loaded state's by its records, counted; a snapshot kept as JSON
+ * about twice its text. What the budget charges when a session's data is made or replaced.
  */
 export function estimateDataBytes(source: DataSource): number {
   if ('sizes' in source) return estimateSeedBytes(source.sizes);
@@ -157,7 +160,8 @@ export function estimateDataBytes(source: DataSource): number {
     );
   }
   const accounts = source.scene.accounts;
-  if (!accounts) return estimateSeedBytes(DEFAULT_SIZES);
+  const kept = sceneHeapBytes(source.scene);
+  if (!accounts) return kept + estimateSeedBytes(DEFAULT_SIZES);
   return accounts.reduce((sum, account, index) => {
     const generated = generatedCounts(DEFAULT_SIZES, index > 0);
     const workspaces = account.workspaces;
@@ -174,5 +178,23 @@ export function estimateDataBytes(source: DataSource): number {
         events: account.events?.length ?? generated.events,
       })
     );
-  }, 0);
+  }, kept);
+}
+
+/** The heap of each checked scene seen ({@link sceneHeapBytes}), measured once per scene object. */
+const SCENE_HEAP = new WeakMap<object, number>();
+
+/**
+ * The heap a checked scene takes, by `heapBytes` (its strings, numbers, arrays and objects), measured
+ * once per scene object (a scene is estimated at its check, at its session's creation and at each
+ * load): a scene of 2,000 workspaces of 50 labels of 128 characters is some 30 MB, which its record
+ * count alone (3 MiB) would not say.
+ */
+export function sceneHeapBytes(scene: CheckedScene): number {
+  let bytes = SCENE_HEAP.get(scene);
+  if (bytes === undefined) {
+    bytes = heapBytes(scene);
+    SCENE_HEAP.set(scene, bytes);
+  }
+  return bytes;
 }

@@ -57,8 +57,11 @@ export interface SessionCreated {
 
 /** The mock's sessions, as the control plane reaches them (the default session's control plane only). */
 export interface SessionControl {
-  /** Creates a session from a checked source; 409 past the bound. */
-  create(source: CheckedSessionSource): SessionCreated;
+  /**
+   * Creates a session from a checked source; 409 past the bound or its budget (refused before its
+   * data is generated, which is then done in slices that yield: so it answers a Promise).
+   */
+  create(source: CheckedSessionSource): Promise<SessionCreated>;
   /** The live sessions, oldest first. */
   list(): SessionView[];
   /** Ends a session; 404 for an unknown one. */

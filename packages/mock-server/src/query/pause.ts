@@ -1,7 +1,9 @@
 /**
  * Long work in slices: {@link pause} gives the event loop a turn between two slices, so that no
  * request holds it for long (a health check, a timer, another request or another session go in
- * between). A {@link Slice} says when a slice has run its time ({@link SLICE_MS}).
+ * between). A {@link Slice} says when a slice has run its time ({@link SLICE_MS}); a long job written
+ * as a generator that yields at points where it may stop is run in slices by {@link drive}, or whole
+ * (where the caller must answer synchronously) by {@link drain}.
  *
  * The turn is taken with the `setImmediate` (else `setTimeout`) captured when this module is first
  * imported: a test's fake timers, installed later, do not replace it, so the mock's own work never
@@ -44,4 +46,28 @@ export const WHOLE: Slice = { spent: () => false };
 export function slice(ms: number = SLICE_MS): Slice {
   const end = clock.now() + ms;
   return { spent: () => clock.now() >= end };
+}
+
+/**
+ * Runs a job written as a generator in slices: it runs until it yields with its slice spent, then
+ * the event loop gets a turn ({@link pause}), then it goes on. Answers what the job returns.
+ */
+export async function drive<T>(job: Iterator<unknown, T>, ms: number = SLICE_MS): Promise<T> {
+  for (;;) {
+    const current = slice(ms);
+    for (;;) {
+      const step = job.next();
+      if (step.done) return step.value;
+      if (current.spent()) break;
+    }
+    await pause();
+  }
+}
+
+/** Runs a job written as a generator whole, in one go (see {@link drive}); answers what it returns. */
+export function drain<T>(job: Iterator<unknown, T>): T {
+  for (;;) {
+    const step = job.next();
+    if (step.done) return step.value;
+  }
 }

@@ -7,5 +7,8 @@ export {
   generateLazyState,
   generateSceneState,
   generateState,
+  type LazyState,
+  lazyStateSteps,
+  sceneStateSteps,
   seedProgressTotal,
 } from './seed/index.js';

@@ -6,6 +6,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { SHARED_DATA_FRACTION } from '../../src/app/data.js';
 import { MockCore } from '../../src/app/mock.js';
 import { DEFAULT_BUDGET_BYTES } from '../../src/store/budget.js';
 import { estimateSeedBytes } from '../../src/store/seed/limits.js';
@@ -119,13 +120,13 @@ describe('sessions share the generated data, copied on write', () => {
     );
   });
 
-  it('counts a session sharing data in memory at a twentieth of its estimate against the budget', async () => {
+  it('counts a session sharing data in memory at a tenth of its estimate against the budget', async () => {
     const core = new MockCore({ sessions: { max: 1000 } });
     const estimate = estimateSeedBytes(DEFAULT_SIZES);
     // Sessions of the mock's own seed share its data: many more fit the budget than full copies would.
     const full = Math.floor(DEFAULT_BUDGET_BYTES / estimate);
     for (let i = 0; i < full + 5; i++) await core.control.createSession();
     expect(core.control.sessions()).toHaveLength(full + 5);
-    expect(core.control.budget().sessions).toBe((full + 5) * Math.ceil(estimate / 20));
+    expect(core.control.budget().sessions).toBe((full + 5) * Math.ceil(estimate / SHARED_DATA_FRACTION));
   });
 });

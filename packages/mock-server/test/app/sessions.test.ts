@@ -109,7 +109,7 @@ describe('session bounds', () => {
       () => undefined,
       () => wall,
     );
-    const { id } = host.control().create({});
+    const { id } = await host.control().create({});
     const lastUsed = () => host.control().list()[0]?.lastUsedAt;
     const send = (path: string) => host.handle(id, { method: 'GET', path }, {});
     const created = lastUsed();
@@ -149,7 +149,7 @@ describe('session bounds', () => {
       () => undefined,
       () => wall,
     );
-    const { id } = host.control().create({});
+    const { id } = await host.control().create({});
     const slow = host.handle(id, { method: 'GET', path: '/slow' }, {});
     wall += DEFAULT_SESSION_BOUNDS.idleMs * 2;
     expect(

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/domain/scenario.js';
-import { expectError, setup, tagRuleBody } from '../helpers.js';
+import { expectError, rejection, setup, tagRuleBody } from '../helpers.js';
 
 const MiB = 1024 * 1024;
 const small = { sizes: { workspaces: 120, rules: 1, events: 10 }, budget: { bytes: MiB } };
@@ -84,6 +84,33 @@ describe('records the API adds, within the memory budget', () => {
     expectError(refused, 409, 'budget_exceeded');
     await core.control.reset();
     expect(core.control.budget().stores.data).toBe(0);
+  });
+
+  it("charges a scene's own heap, not only its record counts (finding 8)", async () => {
+    const { core } = await setup({
+      sizes: { workspaces: 4, rules: 1, events: 10 },
+      budget: { bytes: 16 * MiB, sessionBytes: 4 * MiB },
+    });
+    // 300 workspaces of 50 labels of 128 characters: about 4.4 MB by the heap's measure; 300 workspace
+    // records by their count alone are far under the session's 4 MiB.
+    const labelled = (n: number) => ({
+      accounts: [
+        {
+          name: 'labelled',
+          workspaces: Array.from({ length: n }, (_, i) => ({
+            name: `ws-${i}`,
+            runs: [],
+            labels: Array.from({ length: 50 }, (_, k) => `${i}-${k}-`.padEnd(128, 'l')),
+          })),
+        },
+      ],
+    });
+    const refused = await rejection(core.control.createSession({ scene: labelled(300) }));
+    expect(refused.code).toBe('budget_exceeded');
+    expect(refused.message).toMatch(/past this session's memory budget of 4\.0 MiB \(budget\.sessionBytes\)/);
+    // A tenth of it fits, charged at least its labels' characters.
+    await core.control.createSession({ scene: labelled(30) });
+    expect(core.control.budget().sessions).toBeGreaterThan(30 * 50 * 128 * 2);
   });
 
   it("charges a session's rules to its share, so that one session cannot take what the others need (finding 10)", async () => {

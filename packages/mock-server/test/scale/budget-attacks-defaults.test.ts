@@ -1,5 +1,5 @@
 /**
- * The memory budget's findings of issue 34 (1, 2, 5, 6, 7, 8, 14 and 16), each attacked at the
+ * The memory budget's findings of issue 34 (1, 2, 5, 6, 7, 8, 14, 16 and 17), each attacked at the
  * default options (`new MockCore({})`: no reduced sizes or bounds) in a child with a 256 MB heap, the
  * heap measured after forced collections while the attack's state is still held (waits pending,
  * deliveries under way). Each asserts that the child did not run out of memory, that every refusal is
@@ -8,10 +8,11 @@
  * budget says is used stays within its limit. Each also returns the largest event-loop delay of the
  * attack (`monitorEventLoopDelay`), printed, never asserted: tests are not stopwatches.
  *
- * Finding 8's scene sessions still break the mock and are marked `it.fails` (its note says what was
- * seen). Finding 5's waits started at once (now refused by the `requests` store before their bodies
- * are parsed) and finding 7's listing written by an adapter (now written whole past
- * `MAX_WRITTEN_VALUES`) broke it too when this file was written. In `pnpm test:scale` (`.ci/run`), with `budget-attacks.test.ts`.
+ * Finding 17 asserts more: that sessions sharing data take no more heap than they are charged.
+ * Finding 5's waits started at once (now refused by the `requests` store before their bodies are
+ * parsed), finding 7's listing written by an adapter (now written whole past `MAX_WRITTEN_VALUES`)
+ * and finding 8's scene sessions (now charged their scene's heap) broke it when this file was
+ * written. In `pnpm test:scale` (`.ci/run`), with `budget-attacks.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_DELIVERIES_IN_FLIGHT } from '../../src/domain/webhooks/gate.js';
@@ -385,13 +386,12 @@ describe.concurrent('the memory budget’s findings at the default options, 256 
     },
   );
 
-  // Fails: the 7th session runs the 256 MB child out of memory. Each session of a 13 MB scene (2,000
-  // workspaces of 50 labels of 128 characters) takes about 30 MB of heap, but its data is charged by
-  // its record counts (`estimateDataBytes`: 1.5 KB a workspace, its labels not counted): 3.3 MiB. Six
-  // sessions: the heap +165 MB, the budget's used 19.8 MiB of 152 MiB, nothing refused. (The template
-  // cache's key is still the scene's whole JSON text, `sceneKey`, a second copy of it per scene.)
-  it.fails(
-    'finding 8 (fails): sessions of 13 MB scenes are refused with budget_exceeded once the budget is full',
+  // Each session of a 13 MB scene (2,000 workspaces of 50 labels of 128 characters) took about 30 MB
+  // of heap but was charged by its record counts alone (3.3 MiB): the 7th ran the child out of memory.
+  // Now the scene's own heap is charged too (`sceneHeapBytes`), and the template cache's key is a hash
+  // of the scene, not a second copy of its text (`sceneKey`).
+  it(
+    'finding 8: sessions of 13 MB scenes are refused with budget_exceeded once the budget is full',
     TIMEOUT,
     async () => {
       const result = await runInSmallHeap<Measured & { tally: Tally; created: number; text: number }>(
@@ -418,6 +418,55 @@ describe.concurrent('the memory budget’s findings at the default options, 256 
       report('8', result);
       expectOnly(result.tally, ['201', '409 budget_exceeded']);
       expect(result.tally['409 budget_exceeded']).toBe(1);
+      expectBounded(result, result.limit);
+    },
+  );
+
+  // Sessions sharing one seed's data (4,000 workspaces, generated once) were each charged a twentieth
+  // of its estimate (1.2 MB) but took about 1.4 MB once an API user had read through them: their own
+  // containers, then an index per sort and order of workspaces and rules, and text matches.
+  it(
+    'finding 17: sessions sharing data, each read through by every sort, take no more than they are charged',
+    TIMEOUT,
+    async () => {
+      const result = await runInSmallHeap<Measured & { tally: Tally; sessions: number; charged: number }>(
+        `${MOCK}
+      const tally = {};
+      const source = { seed: 'finding-17', sizes: { workspaces: 4000, runsPerWorkspace: 4 } };
+      const json = { 'content-type': 'application/json' };
+      /** A session of the shared data, logged in and read through. */
+      const session = async () => {
+        const created = await core.handle({ method: 'POST', path: '/__mock/sessions', body: source, headers: json });
+        count(tally, created);
+        const inSession = { ...json, 'x-iacm-mock-session': created.body.id };
+        const [account] = created.body.accounts;
+        const login = await core.handle({ method: 'POST', path: '/v2/login', headers: inSession, body: { accessKey: account.accessKey, secretKey: account.secretKey } });
+        const as = { ...inSession, authorization: 'Bearer ' + login.body.accessToken };
+        const read = async (method, path, body) => count(tally, await core.handle({ method, path, headers: as, body }));
+        for (const field of ['lastRunTime', 'workspaceName', 'repository', 'terraformVersion', 'lastRunStatus', 'ciTool'])
+          for (const order of [-1, 1]) await read('POST', '/v2/workspaces/search', { searchValue: 'pay', sort: [{ [field]: { order } }] });
+        for (const field of ['createdAt', 'accountId', 'createdBy', 'name', 'severity'])
+          for (const order of [-1, 1]) await read('POST', '/v2/guardrails/search', { searchValue: 'a', sort: [{ [field]: { order } }] });
+        await read('POST', '/v2/event-center', { query: { searchText: 'a' }, size: 150 });
+        await read('POST', '/api/iacStacks', { freeTextSearch: 'a', page: 1, pageSize: 25 });
+      };
+      // The first session generates the data (charged whole); the ones after share it.
+      await session();
+      const base = heapAfterGc();
+      const before = core.control.budget().sessions;
+      delay.enable();
+      for (let s = 0; s < 16; s++) await session();
+      const growth = heapAfterGc() - base;
+      const view = core.control.budget();
+      return { tally, sessions: core.control.sessions().length, charged: view.sessions - before, limit, used: view.used, growth, maxDelayMs: await maxDelayMs() };
+    `,
+        HEAP,
+      );
+      report('17', result);
+      expectOnly(result.tally, ['201', '200']);
+      expect(result.sessions).toBe(17);
+      // What the 16 sharing sessions took, against what they were charged.
+      expect(result.growth).toBeLessThan(result.charged);
       expectBounded(result, result.limit);
     },
   );

@@ -303,7 +303,7 @@ describe('what replaces a played scenario', () => {
       async () => await core.control.seed(1, { accounts: 2 }),
     ]) {
       await core.control.play({ scene: SCENE, timeline: [step] });
-      replace();
+      await replace();
       await core.control.scene(SCENE);
       core.clock.advance(5 * MINUTE);
       expect(await runs('payments-prod')).toEqual([]);

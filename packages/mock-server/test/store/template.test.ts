@@ -25,6 +25,47 @@ describe('the template cache', () => {
     expect(sceneKey({ seed: 1 })).not.toBe(seedKey(1, DEFAULT_SIZES));
   });
 
+  it('keys a scene by a hash of its values, not its text, and tells scenes apart', () => {
+    const label = (i: number) => `team-${i}-`.padEnd(128, 'x');
+    const scene = { seed: 1, accounts: [{ workspaces: [{ name: 'a', labels: [label(1), label(2)] }] }] };
+    const key = sceneKey(scene);
+    expect(key.length).toBeLessThan(40);
+    // The same values in a new object: the same key; any value changed, moved or added: another.
+    expect(sceneKey(structuredClone(scene))).toBe(key);
+    const changed = structuredClone(scene);
+    (changed.accounts[0]?.workspaces[0]?.labels as string[])[1] = label(3);
+    expect(sceneKey(changed)).not.toBe(key);
+    const swapped = structuredClone(scene);
+    swapped.accounts[0]?.workspaces[0]?.labels.reverse();
+    expect(sceneKey(swapped)).not.toBe(key);
+    expect(sceneKey({ ...scene, seed: '1' })).not.toBe(key);
+    expect(sceneKey({ seed: 1, accounts: [{ workspaces: [{ name: 'a', labels: [label(1)] }] }] })).not.toBe(
+      key,
+    );
+  });
+
+  it('never hands a scene the template of another scene under the same key (a hash collision)', () => {
+    let made = 0;
+    const make = () => {
+      made += 1;
+      return template(43);
+    };
+    const key = 'test:template-collision';
+    const scene = { seed: 1, accounts: [{ name: 'one' }] };
+    const other = { seed: 1, accounts: [{ name: 'two' }] };
+    const first = templateFor(key, make, scene);
+    // An equal scene (another object): the cached template.
+    expect(templateFor(key, make, structuredClone(scene))).toBe(first);
+    expect(hasTemplate(key, structuredClone(scene))).toBe(true);
+    // Another scene under the same key: made anew, not cached; the first stays cached.
+    expect(hasTemplate(key, other)).toBe(false);
+    const second = templateFor(key, make, other);
+    expect(second).not.toBe(first);
+    expect(made).toBe(2);
+    expect(templateFor(key, make, scene)).toBe(first);
+    expect(hasTemplate(key, other)).toBe(false);
+  });
+
   it('makes a template once per key while it is in memory', () => {
     let made = 0;
     const make = () => {

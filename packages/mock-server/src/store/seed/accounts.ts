@@ -3,7 +3,7 @@
  */
 import { type MockAccount, SEED_EPOCH } from '../state.js';
 import type { AccountContext, Integration } from './context.js';
-import { DAY, digits } from './helpers.js';
+import { DAY, digits, STEP_RECORDS, type Steps } from './helpers.js';
 import {
   type CloudProvider,
   COLORS,
@@ -57,11 +57,15 @@ export function generatePeople(g: AccountContext): void {
   }
 }
 
-/** The account's cloud integrations, cycling through the clouds and environments. */
-export function generateIntegrations(g: AccountContext): void {
+/**
+ * The account's cloud integrations, cycling through the clouds and environments, in steps of
+ * {@link STEP_RECORDS} integrations.
+ */
+export function* generateIntegrations(g: AccountContext): Steps {
   const rng = g.rng('integrations');
   const perKind = new Map<string, number>();
   for (let i = 0; i < g.plan.integrations; i++) {
+    if (i > 0 && i % STEP_RECORDS === 0) yield;
     const type = INTEGRATION_TYPES[i % INTEGRATION_TYPES.length] as CloudProvider;
     const ofType = g.integrations.filter((integration) => integration.type === type).length;
     const env = INTEGRATION_ENVS[ofType % INTEGRATION_ENVS.length] as string;

@@ -10,6 +10,7 @@ import type {
   MutationType,
 } from '@iacm/sdk/contract';
 import { STACK_STATUSES, severityName } from '@iacm/sdk/contract';
+import { drain } from '../../query/pause.js';
 import type { EventSink } from '../event-columns.js';
 import { IdFactory } from '../ids.js';
 import type { Random } from '../random.js';
@@ -31,16 +32,23 @@ import {
   POLICY_SEVERITY_LIST,
   POLICY_SEVERITY_TABLE,
 } from './event-vocabulary.js';
-import { EVENT_WINDOW, iso, Weighted } from './helpers.js';
+import { EVENT_WINDOW, iso, STEP_RECORDS, StepCounter, type Steps, Weighted } from './helpers.js';
 import { CLOUD_REGIONS } from './vocabulary.js';
 
 // --- events -------------------------------------------------------------------------------------------
 
 /**
- * The account's event center events. With `sink`, each event's parts go there instead and the list
- * is empty; the random draws are the same either way.
+ * How many numbers a loop over plain numbers (an event's time drawn, a sort's pass) handles between
+ * two points where it may stop: 8,192 (each takes a few nanoseconds).
  */
-export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
+const STEP_NUMBERS = 8192;
+
+/**
+ * The account's event center events. With `sink`, each event's parts go there instead and the list
+ * is empty; the random draws are the same either way. In steps of {@link STEP_RECORDS} events (and
+ * assets of the pools they happen to).
+ */
+export function* generateEvents(g: AccountContext, sink?: EventSink): Steps<Event[]> {
   const rng = g.rng('events');
   const count = g.plan.events;
   const integrations = g.integrations;
@@ -64,11 +72,14 @@ export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
   };
   const words = [...new Set(g.workspaces.map((ws) => ws.area))];
   if (words.length === 0) words.push('shared');
+  const work = new StepCounter();
   for (const integration of integrations) {
     const kinds = ASSET_KINDS[integration.type];
     const regions = Object.values(CLOUD_REGIONS[integration.type]);
     const pool: Asset[] = [];
+    if (work.add()) yield;
     for (let i = 0; i < poolSize; i++) {
+      if (work.add()) yield;
       const [type, makeId] = rng.pick(kinds);
       const context: AssetContext = {
         org: g.org,
@@ -100,9 +111,13 @@ export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
   // Each is drawn as its distance back from the epoch (whole milliseconds under EVENT_WINDOW, 30
   // days, less than 2^32): sorted up, the distances give the times newest first.
   const ages = new Uint32Array(count);
-  for (let i = 0; i < count; i++) ages[i] = Math.floor(rng.next() * EVENT_WINDOW);
-  sortUint32(ages);
-  const violating = g.violatingRuns.sort((a, b) => a.time - b.time);
+  for (let i = 0; i < count; i++) {
+    if (i > 0 && i % STEP_NUMBERS === 0) yield;
+    ages[i] = Math.floor(rng.next() * EVENT_WINDOW);
+  }
+  yield* sortUint32Steps(ages);
+  const violating = g.violatingRuns;
+  yield* sortByTime(violating);
   const stacks = g.stacks;
   // Attribute lists repeat a lot (same actor, field and source, say): each distinct list is made
   // once, frozen and shared, found by a number made of the indices of its values.
@@ -125,6 +140,7 @@ export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
   const idWords = new Uint32Array(6);
   const progress = g.shared.progress;
   for (let i = 0; i < count; i++) {
+    if (i > 0 && i % STEP_RECORDS === 0) yield;
     progress?.add();
     const time = SEED_EPOCH - 1 - (ages[i] as number);
     let type = forced.get(i) ?? EVENT_TYPE_TABLE.pick(rng);
@@ -243,11 +259,62 @@ export function generateEvents(g: AccountContext, sink?: EventSink): Event[] {
   return events;
 }
 
+/** How many violating runs {@link sortByTime} sorts with the built-in sort at a time: 2,048. */
+const SORT_RUN = 2048;
+
+/**
+ * Sorts violating runs in place by time, ascending, keeping the order of runs of the same time (as
+ * the built-in sort, which is stable, does: the same order, so the same events): runs of
+ * {@link SORT_RUN} sorted by the built-in sort, then merged in rounds, in steps of
+ * {@link STEP_NUMBERS} runs.
+ */
+function* sortByTime(runs: ViolatingRun[]): Steps {
+  const byTime = (a: ViolatingRun, b: ViolatingRun) => a.time - b.time;
+  const n = runs.length;
+  if (n <= SORT_RUN) {
+    runs.sort(byTime);
+    return;
+  }
+  let from = runs.slice();
+  for (let start = 0; start < n; start += SORT_RUN) {
+    const sorted = from.slice(start, start + SORT_RUN).sort(byTime);
+    for (let i = 0; i < sorted.length; i++) from[start + i] = sorted[i] as ViolatingRun;
+    yield;
+  }
+  let to: ViolatingRun[] = new Array(n);
+  let moved = 0;
+  for (let width = SORT_RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let left = lo;
+      let right = mid;
+      for (let out = lo; out < hi; out++) {
+        // The left run first on a tie: stable.
+        const takeLeft =
+          right >= hi ||
+          (left < mid && (from[left] as ViolatingRun).time <= (from[right] as ViolatingRun).time);
+        to[out] = (takeLeft ? from[left++] : from[right++]) as ViolatingRun;
+        if (++moved % STEP_NUMBERS === 0) yield;
+      }
+    }
+    const merged = to;
+    to = from;
+    from = merged;
+  }
+  for (let i = 0; i < n; i++) runs[i] = from[i] as ViolatingRun;
+}
+
 /**
  * Sorts 32-bit unsigned integers in place, ascending: a radix sort in two passes of 16 bits (a
  * million event times in about a fifth of the time of the typed array's own sort).
  */
 export function sortUint32(values: Uint32Array): void {
+  drain(sortUint32Steps(values));
+}
+
+/** {@link sortUint32} in steps of {@link STEP_NUMBERS} values. */
+function* sortUint32Steps(values: Uint32Array): Steps {
   const n = values.length;
   let from: Uint32Array = values;
   let to: Uint32Array = new Uint32Array(n);
@@ -255,6 +322,7 @@ export function sortUint32(values: Uint32Array): void {
   for (let shift = 0; shift < 32; shift += 16) {
     starts.fill(0);
     for (let i = 0; i < n; i++) {
+      if (i > 0 && i % STEP_NUMBERS === 0) yield;
       const digit = ((from[i] as number) >>> shift) & 0xffff;
       starts[digit] = (starts[digit] as number) + 1;
     }
@@ -265,6 +333,7 @@ export function sortUint32(values: Uint32Array): void {
       sum += count;
     }
     for (let i = 0; i < n; i++) {
+      if (i > 0 && i % STEP_NUMBERS === 0) yield;
       const value = from[i] as number;
       const digit = (value >>> shift) & 0xffff;
       to[starts[digit] as number] = value;

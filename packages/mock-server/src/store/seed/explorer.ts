@@ -6,14 +6,29 @@ import type { Random } from '../random.js';
 import { SEED_EPOCH } from '../state.js';
 import { integrationFor } from './accounts.js';
 import type { AccountContext, RepoInfo, StackInfo, WsInfo } from './context.js';
-import { backendSummaries, DAY, digits, HISTORY, HOUR, iso, MINUTE, semver, slug } from './helpers.js';
+import {
+  backendSummaries,
+  DAY,
+  digits,
+  HISTORY,
+  HOUR,
+  iso,
+  MINUTE,
+  STEP_RECORDS,
+  type Steps,
+  semver,
+  slug,
+} from './helpers.js';
 import { moduleGitSource } from './urls.js';
 import { type CloudProvider, MODULE_ORIGINS, MODULES, STACK_STATUS_TABLE } from './vocabulary.js';
 
 // --- stacks -------------------------------------------------------------------------------------------
 
-/** Picks the workspaces that own a stack and makes the stacks' working forms. */
-export function generateStacks(g: AccountContext): void {
+/**
+ * Picks the workspaces that own a stack and makes the stacks' working forms, in steps of
+ * {@link STEP_RECORDS} workspaces.
+ */
+export function* generateStacks(g: AccountContext): Steps {
   const rng = g.rng('stacks');
   // A scene's stacks are those of the workspaces it names; else they are spread over the workspaces.
   const owners = g.pins?.stacks && new Map(g.pins.stacks.map((pin) => [pin.workspace, pin]));
@@ -30,6 +45,7 @@ export function generateStacks(g: AccountContext): void {
   };
   // Spread stack owners evenly over the workspaces, so most repositories have some.
   for (let i = 0; i < total; i++) {
+    if (i > 0 && i % STEP_RECORDS === 0) yield;
     const ws = g.workspaces[i] as WsInfo;
     const owns = owners
       ? owners.has(ws.name)
@@ -54,6 +70,7 @@ export function generateStacks(g: AccountContext): void {
   // one, else of their area, else of their repository and IaC tool, else of their repository, else
   // a nearby one.
   for (let i = 0; i < total; i++) {
+    if (i > 0 && i % STEP_RECORDS === 0) yield;
     const ws = g.workspaces[i] as WsInfo;
     if (ws.stack || count === 0) continue;
     const tool = `${ws.repo.fullName} ${ws.iacType}`;
@@ -68,17 +85,22 @@ export function generateStacks(g: AccountContext): void {
   }
 }
 
-/** The stack records, once the runs have told when each stack was last applied. */
-export function stackRecords(g: AccountContext): IacStack[] {
+/**
+ * The stack records, once the runs have told when each stack was last applied, in steps of
+ * {@link STEP_RECORDS} stacks.
+ */
+export function* stackRecords(g: AccountContext): Steps<IacStack[]> {
   const rng = g.rng('stack-records');
-  return g.stacks.map((stack) => {
+  const records: IacStack[] = [];
+  for (const stack of g.stacks) {
+    if (records.length > 0 && records.length % STEP_RECORDS === 0) yield;
     const { owner } = stack;
     const lastApplied =
       stack.lastApplied ??
       (stack.status === 'empty'
         ? undefined
         : owner.createdAt - rng.int(HOUR, Math.max(HOUR, owner.createdAt - (SEED_EPOCH - HISTORY))));
-    return {
+    records.push({
       id: stack.id,
       name: owner.name,
       stateType: owner.iacType,
@@ -89,8 +111,9 @@ export function stackRecords(g: AccountContext): IacStack[] {
       assetCount: stack.assetCount,
       stackProviders: stack.providers,
       metadata: { vcsRepo: owner.repo.fullName, vcsPath: owner.vcsPath, branch: 'main' },
-    };
-  });
+    });
+  }
+  return records;
 }
 
 /** The working form of the stack a workspace owns. */
@@ -204,11 +227,18 @@ function stackProviders(
 
 // --- backends -----------------------------------------------------------------------------------------
 
-/** The account's backend records, one per stack. */
-export function generateBackends(g: AccountContext): Backend[] {
+/**
+ * The account's backend records, one per stack location, in steps of {@link STEP_RECORDS} stacks
+ * read.
+ */
+export function* generateBackends(g: AccountContext): Steps<Backend[]> {
   const rng = g.rng('backends');
   const seen = new Map<string, StackInfo>();
-  for (const stack of g.stacks) if (!seen.has(stack.location)) seen.set(stack.location, stack);
+  let read = 0;
+  for (const stack of g.stacks) {
+    if (++read % STEP_RECORDS === 0) yield;
+    if (!seen.has(stack.location)) seen.set(stack.location, stack);
+  }
   const backends: Backend[] = [];
   for (const [location, stack] of seen) {
     // The integration that reads the backend: the cloud account of its tier (prod or not).
@@ -241,13 +271,22 @@ export function generateBackends(g: AccountContext): Backend[] {
 
 // --- modules and repositories -----------------------------------------------------------------------
 
-/** The account's module and repository records. */
-export function generateModules(g: AccountContext): { modules: Module[]; repositories: Repository[] } {
+/**
+ * The account's module and repository records, in steps of {@link STEP_RECORDS} repositories (and
+ * of workspaces counted).
+ */
+export function* generateModules(
+  g: AccountContext,
+): Steps<{ modules: Module[]; repositories: Repository[] }> {
   const rng = g.rng('modules');
   const modules: Module[] = [];
   const repositories: Repository[] = [];
   const usage = new Map<string, number>();
-  for (const ws of g.workspaces) usage.set(ws.repo.fullName, (usage.get(ws.repo.fullName) ?? 0) + 1);
+  let counted = 0;
+  for (const ws of g.workspaces) {
+    if (++counted % STEP_RECORDS === 0) yield;
+    usage.set(ws.repo.fullName, (usage.get(ws.repo.fullName) ?? 0) + 1);
+  }
   const add = (repo: RepoInfo, name: string, registry: readonly [string, string], pin?: ModulePin) => {
     modules.push(moduleRecord(g, rng, repo, name, registry, usage.get(repo.fullName) ?? 1, pin));
     repo.modules++;
@@ -258,6 +297,7 @@ export function generateModules(g: AccountContext): { modules: Module[]; reposit
     return { modules, repositories };
   }
   for (const repo of g.repos.values()) {
+    if (repositories.length > 0 && repositories.length % STEP_RECORDS === 0) yield;
     if (repo.onlyCloudFormation) {
       repositories.push(repositoryRecord(repo, g.org));
       continue;

@@ -21,16 +21,29 @@ import { scopeCovers } from '../../query/glob.js';
 import type { Random } from '../random.js';
 import { type NotificationConfig, SEED_EPOCH } from '../state.js';
 import type { AccountContext, WsInfo } from './context.js';
-import { DAY, HISTORY, HOUR, iso, MINUTE, Weighted } from './helpers.js';
+import {
+  DAY,
+  HISTORY,
+  HOUR,
+  iso,
+  MINUTE,
+  STEP_RECORDS,
+  StepCounter,
+  type Steps,
+  Weighted,
+} from './helpers.js';
 import type { GuardrailCriteria, GuardrailScope } from './vocabulary.js';
 
 // --- guardrail rules -------------------------------------------------------------------------------
 
-/** The account's guardrail rules (one of each kind first) and their notification configurations. */
-export function generateRules(g: AccountContext): {
+/**
+ * The account's guardrail rules (one of each kind first) and their notification configurations, in
+ * steps of {@link STEP_RECORDS} rules.
+ */
+export function* generateRules(g: AccountContext): Steps<{
   rules: GuardrailRule[];
   notifications: NotificationConfig[];
-} {
+}> {
   const rng = g.rng('rules');
   const typeTable = new Weighted<GuardrailType>([
     ['policy', 35],
@@ -48,6 +61,7 @@ export function generateRules(g: AccountContext): {
   const notifications: NotificationConfig[] = [];
   const order: GuardrailType[] = ['policy', 'cost', 'resource', 'tag'];
   for (let i = 0; i < g.plan.rules; i++) {
+    if (i > 0 && i % STEP_RECORDS === 0) yield;
     const drawn = i < order.length ? (order[i] as GuardrailType) : typeTable.pick(rng);
     const type = g.pins?.rules?.[i]?.type ?? drawn;
     const template = ruleTemplate(rng, type, g.org);
@@ -133,11 +147,25 @@ function ruleScope(g: AccountContext, rng: Random, repoNames: string[]): Guardra
   };
 }
 
-/** Gives each workspace the ids of the rules whose scope covers it. */
-export function assignGuardrails(g: AccountContext): void {
+/**
+ * How many scope checks {@link assignGuardrails} makes between two points where it may stop: 1,024
+ * (a check takes about a microsecond; workspaces times rules of them in all).
+ */
+const STEP_CHECKS = 1024;
+
+/**
+ * Gives each workspace the ids of the rules whose scope covers it, in steps of {@link STEP_CHECKS}
+ * scope checks (a workspace counting as one).
+ */
+export function* assignGuardrails(g: AccountContext): Steps {
+  const work = new StepCounter(STEP_CHECKS);
   for (const ws of g.workspaces) {
     const subject = { workspaceName: ws.name, repository: ws.repo.fullName, labels: ws.labels };
-    for (const rule of g.rules) if (scopeCovers(rule.scope, subject)) ws.guardrails.push(rule.id);
+    if (work.add()) yield;
+    for (const rule of g.rules) {
+      if (scopeCovers(rule.scope, subject)) ws.guardrails.push(rule.id);
+      if (work.add()) yield;
+    }
   }
 }
 

@@ -28,6 +28,41 @@ export const EVENT_WINDOW = 30 * DAY;
 // journal writes one per request too).
 export { iso } from '../../query/dates.js';
 
+/**
+ * A step of the generator that may be run in slices: a generator that yields (nothing) at points
+ * where its driver may stop and give the event loop a turn (`drive` of `query/pause.ts`), or runs
+ * whole (`drain`), and answers `T`. Yielding draws nothing, so the data is the same either way.
+ */
+export type Steps<T = void> = Generator<undefined, T, unknown>;
+
+/**
+ * About how much work a generator step does between two points where it may stop, in records (a
+ * workspace, a run, an event, a rule...): 128, well under a millisecond of work.
+ */
+export const STEP_RECORDS = 128;
+
+/**
+ * Counts a step's work ({@link STEP_RECORDS} a stop): `add(n)` answers whether the step has done
+ * enough since its last stop to stop again (`if (work.add(1)) yield;`).
+ */
+export class StepCounter {
+  #work = 0;
+  readonly #every: number;
+
+  /** A counter that stops every `every` units of work. */
+  constructor(every: number = STEP_RECORDS) {
+    this.#every = every;
+  }
+
+  /** Counts `units` more work; `true` when it is time to stop (then counting starts again). */
+  add(units = 1): boolean {
+    this.#work += units;
+    if (this.#work < this.#every) return false;
+    this.#work = 0;
+    return true;
+  }
+}
+
 /** A weighted choice table, built once and sampled many times. */
 export class Weighted<T> {
   readonly #items: T[];

@@ -8,6 +8,7 @@
  */
 
 import { resolveOptionGroup } from '../../errors/ranges.js';
+import { drain } from '../../query/pause.js';
 import { EventLog } from '../event-log.js';
 import { Random } from '../random.js';
 import type { RunSource } from '../runs.js';
@@ -17,7 +18,7 @@ import { AccountContext, type AccountPins, type AccountPlan, Progress, type Shar
 import { generateEvents } from './events.js';
 import { generateBackends, generateModules, generateStacks, stackRecords } from './explorer.js';
 import { assignGuardrails, generateRules } from './guardrails.js';
-import { IdFactory } from './helpers.js';
+import { IdFactory, type Steps } from './helpers.js';
 import { SIZE_GROUP } from './limits.js';
 import { generateRuns, RunReplays, replayRuns } from './runs.js';
 import type { CheckedScene } from './scene.js';
@@ -111,35 +112,37 @@ function accountPlan(sizes: SeedSizes, index: number): AccountPlan {
 
 /**
  * Generates one account's records, each family from its own random stream, in a fixed order. With
- * `lazy`, the runs are not kept: the account's {@link RunSource} makes them again on demand.
+ * `lazy`, the runs are not kept: the account's {@link RunSource} makes them again on demand. In
+ * steps (see {@link Steps}): the families whose work grows with the sizes yield every so often.
  */
-function generateAccount(
+function* generateAccount(
   shared: Shared,
   index: number,
   plan: AccountPlan,
   lazy: boolean,
   pins?: AccountPins,
-): { state: AccountState; runs?: RunSource; events?: EventLog } {
+): Steps<{ state: AccountState; runs?: RunSource; events?: EventLog }> {
   const g = new AccountContext(shared, index, plan, pins);
   const account = accountRecord(g);
   generatePeople(g);
-  generateIntegrations(g);
-  generateWorkspaces(g);
+  yield* generateIntegrations(g);
+  yield* generateWorkspaces(g);
   pinWorkspaces(g);
-  const { rules, notifications } = generateRules(g);
+  const { rules, notifications } = yield* generateRules(g);
   pinRules(g);
-  assignGuardrails(g);
+  yield* assignGuardrails(g);
   pinGuardrails(g);
-  generateStacks(g);
+  yield* generateStacks(g);
   const replays = lazy ? new RunReplays(g.workspaces.length, g.shared.ids) : undefined;
-  const { workspaces, runs } = generateRuns(g, replays);
-  const stacks = stackRecords(g);
+  const { workspaces, runs } = yield* generateRuns(g, replays);
+  const stacks = yield* stackRecords(g);
   pinStackRecords(g, stacks);
-  const backends = generateBackends(g);
-  const { modules, repositories } = generateModules(g);
+  const backends = yield* generateBackends(g);
+  const { modules, repositories } = yield* generateModules(g);
   const log = lazy ? new EventLog() : undefined;
-  const events = generateEvents(g, log?.seeder(plan.events));
+  const events = yield* generateEvents(g, log?.seeder(plan.events));
   pinEvents(g, events);
+  yield;
   log?.seal();
   const state = {
     account,
@@ -200,7 +203,7 @@ function runSource(g: AccountContext, replays: RunReplays): RunSource {
  *   `progressEvery` is not a whole number of at least 1.
  */
 export function generateState(options: GenerateStateOptions = {}): MockState {
-  return seedState(options, false).state;
+  return drain(seedState(options, false)).state;
 }
 
 /**
@@ -209,7 +212,18 @@ export function generateState(options: GenerateStateOptions = {}): MockState {
  * the memory of a large seed off the heap.
  */
 export function generateLazyState(options: GenerateStateOptions = {}): LazyState {
-  return seedState(options, true) as LazyState;
+  return drain(lazyStateSteps(options));
+}
+
+/**
+ * {@link generateLazyState} as steps: a generator that yields every so often (about every 128
+ * records, well under a millisecond apart) and returns the same state, byte for byte. Run it with
+ * `drive` (in slices that give the event loop a turn) or `drain` (whole) of `query/pause.ts`; one
+ * run of it at a time (it is not restartable). The sizes are checked before the first step:
+ * it throws the same `RangeError` as {@link generateLazyState} when the first step is taken.
+ */
+export function lazyStateSteps(options: GenerateStateOptions = {}): Steps<LazyState> {
+  return seedState(options, true) as Steps<LazyState>;
 }
 
 /**
@@ -225,10 +239,10 @@ export interface LazyState {
   events: EventLog[];
 }
 
-function seedState(
+function* seedState(
   options: GenerateStateOptions,
   lazy: boolean,
-): { state: MockState; runs: Array<RunSource | undefined>; events: Array<EventLog | undefined> } {
+): Steps<{ state: MockState; runs: Array<RunSource | undefined>; events: Array<EventLog | undefined> }> {
   const seed = options.seed ?? DEFAULT_SEED;
   const sizes = resolveSizes(options.sizes);
   const plans = Array.from({ length: sizes.accounts }, (_, index) => accountPlan(sizes, index));
@@ -240,12 +254,12 @@ function seedState(
   const accounts: AccountState[] = [];
   const runs: Array<RunSource | undefined> = [];
   const events: Array<EventLog | undefined> = [];
-  plans.forEach((plan, index) => {
-    const made = generateAccount(shared, index, plan, lazy);
+  for (const [index, plan] of plans.entries()) {
+    const made = yield* generateAccount(shared, index, plan, lazy);
     accounts.push(made.state);
     runs.push(made.runs);
     events.push(made.events);
-  });
+  }
   shared.progress?.finish();
   return { state: { version: 1, seed, sizes, accounts }, runs, events };
 }
@@ -257,11 +271,20 @@ function seedState(
  * seed at the default sizes. The same scene always gives the same state.
  */
 export function generateSceneState(scene: CheckedScene): MockState {
+  return drain(sceneStateSteps(scene));
+}
+
+/**
+ * {@link generateSceneState} as steps (see {@link lazyStateSteps}): the same state, byte for byte,
+ * from a generator that yields every so often.
+ */
+export function* sceneStateSteps(scene: CheckedScene): Steps<MockState> {
   const seed = scene.seed ?? DEFAULT_SEED;
   const pinned = scene.accounts;
   const count = pinned?.length ?? DEFAULT_SIZES.accounts;
   const shared: Shared = { seed, ids: new IdFactory(new Random(`${String(seed)}:ids`)), progress: undefined };
-  const accounts = Array.from({ length: count }, (_, index) => {
+  const accounts: AccountState[] = [];
+  for (let index = 0; index < count; index++) {
     const pins = pinned?.[index];
     const plan = { ...accountPlan(DEFAULT_SIZES, index) };
     if (pins?.workspaces) plan.workspaces = pins.workspaces.length;
@@ -274,7 +297,7 @@ export function generateSceneState(scene: CheckedScene): MockState {
         ...pins.workspaces.map((w) => w.runs?.length ?? 0),
       );
     }
-    return generateAccount(shared, index, plan, false, pins).state;
-  });
+    accounts.push((yield* generateAccount(shared, index, plan, false, pins)).state);
+  }
   return { version: 1, seed, sizes: { ...DEFAULT_SIZES, accounts: count }, accounts };
 }

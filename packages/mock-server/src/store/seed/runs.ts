@@ -29,7 +29,17 @@ import { Random, type RandomState } from '../random.js';
 import { SEED_EPOCH } from '../state.js';
 import type { AccountContext, ChangedFile, ViolatingRun, WsInfo } from './context.js';
 import { type RunRules, runGuardrailsSummary, runRules, strictRulesOf } from './guardrails.js';
-import { type Described, described, iso, MINUTE, SECOND, semver } from './helpers.js';
+import {
+  type Described,
+  described,
+  iso,
+  MINUTE,
+  SECOND,
+  STEP_RECORDS,
+  StepCounter,
+  type Steps,
+  semver,
+} from './helpers.js';
 import { buildUrl, commitUrl, pullRequestUrl } from './urls.js';
 import {
   APPLIED,
@@ -196,11 +206,13 @@ export class RunReplays {
 /**
  * The account's runs, and the workspace records that summarise them. With `replays`, the runs are
  * not kept: each workspace that has runs gets a {@link RunReplay} there instead, and `runs` is empty.
+ * In steps of about {@link STEP_RECORDS} runs and workspaces (the rules that cover a workspace
+ * counting too, a 32nd each: its runs' rules are read from them).
  */
-export function generateRuns(
+export function* generateRuns(
   g: AccountContext,
   replays?: RunReplays,
-): { workspaces: WorkspaceSummary[]; runs: WorkspaceRun[] } {
+): Steps<{ workspaces: WorkspaceSummary[]; runs: WorkspaceRun[] }> {
   const rng = g.rng('runs');
   const n = g.workspaces.length;
   const workspaces: WorkspaceSummary[] = [];
@@ -208,6 +220,7 @@ export function generateRuns(
   const strictRules = strictRulesOf(g);
   const ids = g.shared.ids;
   const progress = g.shared.progress;
+  const work = new StepCounter();
   for (let index = 0; index < n; index++) {
     const ws = g.workspaces[index] as WsInfo;
     // Stored lazily, the runs are only drawn (for the summary and the streams); `replayRuns` builds
@@ -219,6 +232,7 @@ export function generateRuns(
       if (made.count === 0) replays.drop();
     } else for (const run of made.runs) runs.push(run);
     workspaces.push(workspaceRecord(g, rng, ws, made));
+    if (work.add(1 + made.count + (ws.guardrails.length >> 5))) yield;
   }
   replays?.trim();
   return { workspaces, runs };

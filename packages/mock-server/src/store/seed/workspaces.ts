@@ -20,6 +20,8 @@ import {
   iso,
   MINUTE,
   SECOND,
+  STEP_RECORDS,
+  type Steps,
   Weighted,
 } from './helpers.js';
 import { moduleVcsPrefix, repoUrl } from './urls.js';
@@ -90,8 +92,11 @@ function repoFor(
   return repo;
 }
 
-/** The account's workspaces (working forms; records are made with their runs). */
-export function generateWorkspaces(g: AccountContext): void {
+/**
+ * The account's workspaces (working forms; records are made with their runs), in steps of about
+ * {@link STEP_RECORDS} workspaces.
+ */
+export function* generateWorkspaces(g: AccountContext): Steps {
   const rng = g.rng('workspaces');
   const dominant = DOMINANT_VCS[g.index % DOMINANT_VCS.length] as VcsType;
   const vcsTable = new Weighted<VcsType>(
@@ -103,7 +108,12 @@ export function generateWorkspaces(g: AccountContext): void {
   const names = new Set<string>();
   const suffixes = new Map<string, number>();
   const total = g.plan.workspaces;
+  let stop = STEP_RECORDS;
   while (g.workspaces.length < total) {
+    if (g.workspaces.length >= stop) {
+      stop = g.workspaces.length + STEP_RECORDS;
+      yield;
+    }
     // A group: one area of one repository, deployed to a few environments (and maybe regions).
     const area = rng.pick(AREAS);
     let provider = g.areaProviders.get(area);

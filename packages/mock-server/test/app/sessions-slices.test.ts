@@ -1,0 +1,270 @@
+/**
+ * A session's data generated in slices (issue 34, finding 21): one standalone mock serves a whole CI
+ * run, so creating a session whose data takes seconds to generate must not hold every other request.
+ * `prepareData` (`app/data.ts`) generates a seed's or a scene's data in slices and caches it (or, too
+ * large to share, hands it to the next load of the same source), and the session host awaits it
+ * before it makes the session's core, whose load then finds the data ready. Checked by what runs in
+ * between (timers, other requests, progress counts), never by a stopwatch.
+ */
+import { describe, expect, it } from 'vitest';
+import { dataKey, MockData, prepareData, SHARED_DATA_FRACTION } from '../../src/app/data.js';
+import { KeyPairs } from '../../src/app/key-pairs.js';
+import { MockCore } from '../../src/app/mock.js';
+import type { SeededSource } from '../../src/control/data.js';
+import { estimateDataBytes } from '../../src/control/data.js';
+import { pause } from '../../src/query/pause.js';
+import { DEFAULT_BUDGET_BYTES, unboundedLedger } from '../../src/store/budget.js';
+import { estimateSeedBytes } from '../../src/store/seed/limits.js';
+import { DEFAULT_SIZES, type SeedSizes } from '../../src/store/state.js';
+import { hasTemplate, TEMPLATE_MAX_EVENTS } from '../../src/store/template.js';
+import { rejection } from '../helpers.js';
+
+const small = { sizes: { workspaces: 4, rules: 1 } };
+
+/** A seed source at `sizes` over the defaults. */
+function seedSource(seed: string, sizes: Partial<SeedSizes>): SeededSource {
+  return { seed, sizes: { ...DEFAULT_SIZES, ...sizes } };
+}
+
+/** A mock's data alone, its generation progress reported to `report`. */
+function mockData(report?: (done: number, total: number) => void): MockData {
+  return new MockData(new KeyPairs({}), () => undefined, report, unboundedLedger('data'));
+}
+
+/** Progress reports, and how many of them came. */
+function progressLog() {
+  const reports: Array<[number, number]> = [];
+  return { reports, report: (done: number, total: number) => void reports.push([done, total]) };
+}
+
+describe('a session made while its data is generated in slices', () => {
+  it('lets a timer and another request run before the session creation answers', async () => {
+    const core = new MockCore({ ...small, sessions: { max: 4 } });
+    const sizes = { workspaces: 1500, runsPerWorkspace: 2, events: 15_000 };
+    const order: string[] = [];
+    setTimeout(() => order.push('timer'), 0);
+    const created = core
+      .handle({
+        method: 'POST',
+        path: '/__mock/sessions',
+        headers: { 'content-type': 'application/json' },
+        body: { seed: 'slices-timer', sizes },
+      })
+      .then((res) => {
+        order.push('created');
+        return res;
+      });
+    // Sent once the creation is under way: answered in between.
+    await pause();
+    const other = core.handle({ method: 'GET', path: '/__mock/accounts' }).then((res) => {
+      order.push('other request');
+      return res;
+    });
+    const [res, answer] = await Promise.all([created, other]);
+    expect(res.status).toBe(201);
+    expect(answer.status).toBe(200);
+    expect(order).toHaveLength(3);
+    expect(order.slice(0, 2)).toEqual(expect.arrayContaining(['timer', 'other request']));
+    expect(order[2]).toBe('created');
+    // The session has the data a whole generation gives.
+    const id = (res.body as { id: string }).id;
+    const inSession = await core.handle({
+      method: 'GET',
+      path: '/__mock/state',
+      headers: { 'x-iacm-mock-session': id },
+    });
+    const alone = await new MockCore({ seed: 'slices-timer', sizes }).handle({
+      method: 'GET',
+      path: '/__mock/state',
+    });
+    expect(JSON.stringify(inSession.body)).toBe(JSON.stringify(alone.body));
+  });
+
+  it('generates the data of two sessions made at once once, charged whole to the first', async () => {
+    const core = new MockCore({ ...small, sessions: { max: 4 } });
+    const source = seedSource('slices-twice', { workspaces: 800, events: 5000 });
+    expect(hasTemplate(dataKey(source))).toBe(false);
+    const [a, b] = await Promise.all([
+      core.control.createSession({ seed: source.seed, sizes: source.sizes }),
+      core.control.createSession({ seed: source.seed, sizes: source.sizes }),
+    ]);
+    expect(a.accounts).toEqual(b.accounts.map((account) => expect.objectContaining({ id: account.id })));
+    expect(hasTemplate(dataKey(source))).toBe(true);
+    // The first load is charged as the one that generated it; the second shares it (a tenth).
+    const estimate = estimateDataBytes(source);
+    const sessions = core.control.budget().sessions ?? 0;
+    expect(sessions).toBeGreaterThanOrEqual(estimate + Math.ceil(estimate / SHARED_DATA_FRACTION));
+    expect(sessions).toBeLessThan(2 * estimate);
+  });
+
+  it('refuses a session past its budget or past sessions.max before generating anything', async () => {
+    const core = new MockCore({ ...small, sessions: { max: 1 }, budget: { bytes: DEFAULT_BUDGET_BYTES } });
+    // Under TEMPLATE_MAX_EVENTS: were it generated, its template would be cached.
+    const huge = seedSource('slices-refused', { workspaces: 100_000, runsPerWorkspace: 10 });
+    expect(huge.sizes.events).toBeLessThanOrEqual(TEMPLATE_MAX_EVENTS);
+    expect(estimateSeedBytes(huge.sizes)).toBeGreaterThan(core.control.budget().limit / 4);
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    const refused = await rejection(core.control.createSession({ seed: huge.seed, sizes: huge.sizes }));
+    expect(refused.code).toBe('budget_exceeded');
+    // Refused at once: no slice ran, nothing was generated or charged.
+    expect(turned).toBe(false);
+    expect(hasTemplate(dataKey(huge))).toBe(false);
+    expect(core.control.budget().sessions).toBe(0);
+
+    await core.control.createSession();
+    const crowded = seedSource('slices-crowded', { workspaces: 50 });
+    const conflict = await rejection(
+      core.control.createSession({ seed: crowded.seed, sizes: crowded.sizes }),
+    );
+    expect(conflict.code).toBe('conflict');
+    expect(hasTemplate(dataKey(crowded))).toBe(false);
+  });
+});
+
+describe('data loaded over the control plane, generated in slices', () => {
+  it('lets a timer run before POST /__mock/seed answers, and the mock holds the whole data after', async () => {
+    const core = new MockCore(small);
+    const sizes = { workspaces: 1500, runsPerWorkspace: 2, events: 15_000 };
+    const order: string[] = [];
+    setTimeout(() => order.push('timer'), 0);
+    const loaded = core
+      .handle({
+        method: 'POST',
+        path: '/__mock/seed',
+        headers: { 'content-type': 'application/json' },
+        body: { seed: 'slices-seed', sizes },
+      })
+      .then((res) => {
+        order.push('loaded');
+        return res;
+      });
+    expect((await loaded).status).toBe(200);
+    expect(order).toEqual(['timer', 'loaded']);
+    const state = await core.handle({ method: 'GET', path: '/__mock/state' });
+    const alone = await new MockCore({ seed: 'slices-seed', sizes }).handle({
+      method: 'GET',
+      path: '/__mock/state',
+    });
+    expect(JSON.stringify(state.body)).toBe(JSON.stringify(alone.body));
+  });
+
+  it('refuses data past the budget before generating any of it', async () => {
+    const core = new MockCore({ ...small, budget: { bytes: 16 * 1024 * 1024 } });
+    const huge = seedSource('slices-seed-refused', { workspaces: 50_000 });
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    const refused = await rejection(core.control.seed(huge.seed, huge.sizes));
+    expect(refused.code).toBe('budget_exceeded');
+    expect(turned).toBe(false);
+    expect(hasTemplate(dataKey(huge))).toBe(false);
+  });
+
+  it('generates the start data again in slices on reset when its template is gone', async () => {
+    // Too many events to share: no template, so each reset generates the start data anew.
+    const sizes = {
+      accounts: 1,
+      workspaces: 5,
+      rules: 4,
+      stacks: 2,
+      integrations: 1,
+      events: TEMPLATE_MAX_EVENTS + 1,
+    };
+    const core = new MockCore({ seed: 'slices-reset', sizes });
+    const before = JSON.stringify((await core.handle({ method: 'GET', path: '/__mock/state' })).body);
+    let fired = false;
+    setTimeout(() => {
+      fired = true;
+    }, 0);
+    const reset = core.control.reset().then(() => fired);
+    expect(await reset).toBe(true);
+    expect(JSON.stringify((await core.handle({ method: 'GET', path: '/__mock/state' })).body)).toBe(before);
+  });
+});
+
+describe('prepareData', () => {
+  it('generates shared data once for prepares made at once, and the load after finds it cached', async () => {
+    const source = seedSource('prepare-once', { workspaces: 600, events: 4000 });
+    const first = progressLog();
+    const second = progressLog();
+    const [made, shared] = await Promise.all([
+      prepareData(source, first.report),
+      prepareData(source, second.report),
+    ]);
+    expect(hasTemplate(dataKey(source))).toBe(true);
+    // One generation, told to the prepare that started it, to its end.
+    const total = first.reports.at(-1)?.[1] ?? 0;
+    expect(first.reports.at(-1)).toEqual([total, total]);
+    expect(first.reports.length).toBeGreaterThan(0);
+    expect(second.reports).toEqual([]);
+    // The load that takes the first prepare's data is charged whole (it was generated for it), and
+    // the progress it would tell is told already.
+    const told = first.reports.length;
+    const data = mockData(first.report);
+    data.load(source, false, made);
+    expect(first.reports).toHaveLength(told);
+    expect(data.ledger.held).toBe(estimateDataBytes(source));
+    const other = mockData(second.report);
+    other.load(source, false, shared);
+    expect(second.reports).toEqual([[total, total]]);
+    expect(other.ledger.held).toBe(Math.ceil(estimateDataBytes(source) / SHARED_DATA_FRACTION));
+    expect(JSON.stringify(data.store.toState())).toBe(JSON.stringify(other.store.toState()));
+  });
+
+  it('rejects when the generation fails, caching nothing, and generates on the next prepare', async () => {
+    const bad = { seed: 'prepare-bad', sizes: { ...DEFAULT_SIZES, accounts: 0 } };
+    await expect(prepareData(bad)).rejects.toThrow(RangeError);
+    expect(hasTemplate(dataKey(bad))).toBe(false);
+    await expect(prepareData(bad)).rejects.toThrow(RangeError);
+    const good = seedSource('prepare-bad', { workspaces: 20 });
+    await prepareData(good);
+    expect(hasTemplate(dataKey(good))).toBe(true);
+  });
+
+  it('does nothing for a snapshot', async () => {
+    await expect(prepareData({ snapshot: '{}' })).resolves.toBeUndefined();
+  });
+
+  it('hands data too large to share to the load it is given to, once', async () => {
+    const source = seedSource('prepare-unshared', {
+      accounts: 1,
+      workspaces: 5,
+      rules: 4,
+      stacks: 2,
+      integrations: 1,
+      events: TEMPLATE_MAX_EVENTS + 1,
+    });
+    const log = progressLog();
+    const prepared = await prepareData(source, log.report);
+    const generated = log.reports.length;
+    expect(generated).toBeGreaterThan(1);
+    expect(hasTemplate(dataKey(source))).toBe(false);
+    const data = mockData(log.report);
+    data.load(source, false, prepared);
+    // Handed over: not generated again, its progress not told again.
+    expect(log.reports).toHaveLength(generated);
+    const handed = JSON.stringify(data.store.toState());
+    // Taken on use: a second load with the same token generates its own (the same data).
+    data.load(source, false, prepared);
+    expect(log.reports).toHaveLength(2 * generated);
+    expect(JSON.stringify(data.store.toState())).toBe(handed);
+  });
+
+  it('is taken only by a load of the data it was made for', async () => {
+    const source = seedSource('prepare-other', { workspaces: 30 });
+    const prepared = await prepareData(source);
+    expect(prepared?.freshFor(dataKey(source))).toBe(true);
+    const other = seedSource('prepare-other-2', { workspaces: 30 });
+    expect(hasTemplate(dataKey(other))).toBe(false);
+    const data = mockData();
+    data.load(other, false, prepared);
+    // Another source: generated by the load itself, charged whole, the token emptied.
+    expect(hasTemplate(dataKey(other))).toBe(true);
+    expect(data.ledger.held).toBe(estimateDataBytes(other));
+    expect(prepared?.take(dataKey(source))).toBeUndefined();
+  });
+});
