@@ -110,12 +110,13 @@ export class RequestBody {
       options.requireContentType === true,
       options.jsonBounds,
       (text) => {
-        // Before it is parsed: a 409 budget_exceeded parses nothing. The only body in flight is
-        // always read (charged whatever the budget says: a snapshot of 256 MiB is the heap's to
-        // hold, as start data is); past the budget, the bodies that come while others are held are refused.
+        // Before it is parsed: a 409 budget_exceeded parses nothing. The only body in flight in the
+        // whole mock (its sessions' included) is always read (charged whatever the budget says: a
+        // snapshot of 256 MiB is the heap's to hold, as start data is); past the budget, the bodies
+        // that come while others are held, in this session or any other, are refused.
         if (!this.#ledger || text.length === 0) return;
         const bytes = jsonTextHeapBytes(text);
-        this.#ledger.charge(bytes, this.#ledger.held === 0);
+        this.#ledger.charge(bytes, this.#ledger.heldInMock === 0);
         this.#charged += bytes;
       },
     ).then(

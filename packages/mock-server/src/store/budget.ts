@@ -304,6 +304,10 @@ export class MemoryBudget {
   readonly #parent: MemoryBudget | undefined;
   #used = 0;
   readonly #stores = new Map<BudgetStore, number>();
+  /** Whether {@link close} ran (a session's budget, given back). */
+  #closed = false;
+  /** The bytes each store holds here and in every session under this budget. */
+  readonly #everywhere = new Map<BudgetStore, number>();
   /** In the mock's budget: what its sessions hold together. */
   #sessions = 0;
   /** The evicting stores' ways to make room, in the order they were given. */
@@ -395,10 +399,24 @@ export class MemoryBudget {
   }
 
   #add(store: BudgetStore, bytes: number, fromSession: boolean): void {
+    // A session's budget once closed gave everything back: a late release (a request of an ended
+    // session answered after its end) changes nothing, here or in the mock's budget.
+    if (this.#closed) return;
     this.#used += bytes;
+    this.#everywhere.set(store, (this.#everywhere.get(store) ?? 0) + bytes);
     if (fromSession) this.#sessions += bytes;
     else this.#stores.set(store, (this.#stores.get(store) ?? 0) + bytes);
     if (this.#parent) this.#parent.#add(store, bytes, true);
+  }
+
+  /**
+   * The bytes `store` holds in the whole mock: in the mock's own budget and every session's (the
+   * budget at the top of this one's chain).
+   */
+  heldInMock(store: BudgetStore): number {
+    let top: MemoryBudget = this;
+    while (top.#parent) top = top.#parent;
+    return top.#everywhere.get(store) ?? 0;
   }
 
   /** The 409 for `bytes` more of `store` than this budget has room for. */
@@ -425,7 +443,9 @@ export class MemoryBudget {
       for (const [store, bytes] of this.#stores) parent.#add(store, -bytes, true);
     }
     this.#stores.clear();
+    this.#everywhere.clear();
     this.#used = 0;
+    this.#closed = true;
   }
 
   /** What it allows and holds, by store. */
@@ -460,6 +480,11 @@ export class Ledger {
   /** The bytes it holds. */
   get held(): number {
     return this.#held;
+  }
+
+  /** What this store holds in the whole mock, the sessions' included ({@link MemoryBudget.heldInMock}). */
+  get heldInMock(): number {
+    return this.budget.heldInMock(this.store);
   }
 
   /** Whether `bytes` more fit the budget (and its parent's). */

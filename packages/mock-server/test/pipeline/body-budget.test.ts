@@ -111,4 +111,25 @@ describe('the bodies being handled in the memory budget', () => {
     expect((first?.body as { code?: string } | undefined)?.code).not.toBe('budget_exceeded');
     expect(second?.body).toMatchObject({ code: 'budget_exceeded' });
   });
+
+  it('reads only one body in flight in the whole mock: a session’s large body is refused while another session’s is held', async () => {
+    const core = new MockCore({ sizes: { workspaces: 3, events: 0 }, budget: { bytes: 8 * 1024 * 1024 } });
+    const text = empties(150_000);
+    const ids = [(await core.control.createSession()).id, (await core.control.createSession()).id];
+    const answers = await Promise.all(
+      ids.map((id) =>
+        core.handle({
+          method: 'POST',
+          path: '/__mock/journal/wait',
+          headers: { 'content-type': 'application/json', 'x-iacm-mock-session': id },
+          rawBody: text,
+        }),
+      ),
+    );
+    const codes = answers.map((res) => (res.body as { code?: string } | undefined)?.code);
+    expect(codes[0]).not.toBe('budget_exceeded');
+    expect(codes[1]).toBe('budget_exceeded');
+    expect(core.control.budget().stores.requests).toBe(0);
+    expect(core.control.budget().used).toBeLessThan(8 * 1024 * 1024);
+  });
 });

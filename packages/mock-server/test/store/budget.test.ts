@@ -102,6 +102,25 @@ describe('MemoryBudget', () => {
     expect(session.used).toBe(0);
   });
 
+  it("knows what a store holds in the whole mock, and ignores a release that comes after a session's end", () => {
+    const mock = new MemoryBudget(1000);
+    const one = mock.child(500, 'one session');
+    const two = mock.child(500, 'another session');
+    const own = mock.ledger('requests');
+    const inOne = one.ledger('requests');
+    const inTwo = two.ledger('requests');
+    expect(inTwo.heldInMock).toBe(0);
+    inOne.charge(100);
+    expect([inTwo.heldInMock, own.heldInMock, inTwo.held]).toEqual([100, 100, 0]);
+    own.charge(30);
+    expect(inOne.heldInMock).toBe(130);
+    one.close();
+    expect(inTwo.heldInMock).toBe(30);
+    // A request of the ended session answered late: its release changes nothing anywhere.
+    inOne.release(100);
+    expect([mock.view().used, mock.view().sessions, inTwo.heldInMock]).toEqual([30, 0, 30]);
+  });
+
   it("makes the evicting stores drop their oldest for a refusing store's charge, the mock's and its sessions'", () => {
     const mock = new MemoryBudget(10 * MiB);
     const entries: number[] = [];
