@@ -22,6 +22,8 @@ import {
   DataTemplate,
   findTemplate,
   hasTemplate,
+  madeFrom,
+  sameJson,
   sceneKey,
   seedKey,
   TEMPLATE_MAX_EVENTS,
@@ -141,8 +143,15 @@ export function dataReady(source: DataSource): boolean {
   return !unshared(source) && hasTemplate(dataKey(source), sourceOf(source));
 }
 
-/** The templates being generated in slices, by data key: a second prepare of the key waits for the first. */
-const preparing = new Map<string, Promise<{ template: DataTemplate; made: boolean }>>();
+/**
+ * The templates being generated in slices, by data key, with the source each is made from: a second
+ * prepare of the same source waits for the first; one of another source under the same key (a
+ * scene's hash collision) generates its own.
+ */
+const preparing = new Map<
+  string,
+  { source: object | undefined; job: Promise<{ template: DataTemplate; made: boolean }> }
+>();
 
 /**
  * Makes generated data ready for one load of `source` without holding the event loop: a seed with
@@ -155,8 +164,9 @@ const preparing = new Map<string, Promise<{ template: DataTemplate; made: boolea
  *
  * Two prepares of the same shared data at once generate it once (the first one's load is charged
  * as generating it). A failure inside the generation rejects the promise (of each prepare waiting
- * for it) and leaves nothing in the cache. It charges nothing to any budget: check the budget first
- * (`MockData.checkFits`), so that refused data costs no generation.
+ * for it) and leaves nothing in the cache. It charges nothing to any budget: reserve the room first
+ * (`MockData.reserve`), so that refused data costs no generation and loads prepared at once count
+ * each other.
  *
  * @param onProgress told the generation's progress (`onProgress` of `generateState`), between
  *   slices, when this prepare generates a seed; a load with the same report does not tell it again.
@@ -171,25 +181,33 @@ export async function prepareData(
     const own = await drive(lazyDataSteps(source, onProgress));
     return new PreparedData({ key, own, fresh: true, told: onProgress });
   }
-  const known = findTemplate(key, sourceOf(source));
+  const from = sourceOf(source);
+  const known = findTemplate(key, from);
   if (known) return new PreparedData({ key, template: known, fresh: false, told: undefined });
-  let job = preparing.get(key);
-  const first = !job;
+  const under = preparing.get(key);
+  const joined = under && (under.source === from || sameSource(under.source, from));
+  let job = joined ? under.job : undefined;
   if (!job) {
     const generating = drive(templateSteps(source, onProgress)).then((made) => {
       // Cached only once whole; another load may have made it meanwhile (then that one is kept).
-      const template = templateFor(key, () => made, sourceOf(source));
+      const template = templateFor(key, () => made, from);
       return { template, made: template === made };
     });
     const started = generating.finally(() => {
-      if (preparing.get(key) === started) preparing.delete(key);
+      if (preparing.get(key)?.job === started) preparing.delete(key);
     });
     job = started;
-    preparing.set(key, job);
+    // A collision's job is not waited for by others: the first job of the key stays the one joined.
+    if (!under) preparing.set(key, { source: from, job });
   }
   const { template, made } = await job;
-  const fresh = first && made;
+  const fresh = !joined && made;
   return new PreparedData({ key, template, fresh, told: fresh ? onProgress : undefined });
+}
+
+/** Whether two sources of a template are the same (a scene compared whole, as `madeFrom` does). */
+function sameSource(a: object | undefined, b: object | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && sameJson(a, b));
 }
 
 /**
@@ -277,7 +295,8 @@ export class MockData {
     this.#template = templateFor(
       key,
       () => {
-        if (ready?.template) return ready.template;
+        // A prepared template of this source (never another scene's under the same key).
+        if (ready?.template && madeFrom(ready.template, sourceOf(source))) return ready.template;
         generated = true;
         return drain(templateSteps(source, this.onSeedProgress));
       },
@@ -288,6 +307,21 @@ export class MockData {
     if (!generated) this.#reportReady(source, ready?.told);
     const { state, seeded } = this.#template.instance();
     this.#install(this.keyPairs.apply(state, false), seeded);
+  }
+
+  /**
+   * Reserves room for loading `source` while it is prepared (`prepareData`): checks that it fits in
+   * place of the current data ({@link checkFits}), then holds what it would add to what the data
+   * holds now, on a ledger of its own, until the caller's `releaseAll()` (right before its `load`).
+   * So that loads prepared at once count each other, as sessions created at once do.
+   * @throws HttpError 409 `budget_exceeded` when the data, or it with the loads being prepared, would
+   *   pass the budget.
+   */
+  reserve(source: DataSource): Ledger {
+    this.checkFits(source);
+    const hold = this.ledger.sibling();
+    hold.charge(Math.max(0, this.#charge(source, undefined) - this.ledger.held));
+    return hold;
   }
 
   /**

@@ -17,6 +17,7 @@ import { serveControl } from '../control/serve.js';
 import { dispatchNotification } from '../domain/notify.js';
 import type { ScenarioAnswer } from '../domain/scenario.js';
 import { WebhookHub } from '../domain/webhooks.js';
+import { HttpError } from '../errors.js';
 import {
   type HandleOptions,
   internalErrorResponse,
@@ -69,6 +70,10 @@ export class MockCore {
   readonly #start: StartConfiguration;
   /** The start data a reset made ready (`prepareData`), for its data stage to take; else `undefined`. */
   #resetData: PreparedData | undefined;
+  /** A reset generating the start data (the next reset waits for it); else `undefined`. */
+  #resetGenerating: Promise<void> | undefined;
+  /** Whether this (session's) core was ended. */
+  #stopped = false;
   /** The `onSeedProgress` option. */
   readonly #onSeedProgress: MockOptions['onSeedProgress'];
   /** The memory budget every store charges (a session's: its share of its mock's). */
@@ -186,12 +191,19 @@ export class MockCore {
       reset: () => this.#reset(),
       // Until the next reset, which returns to the start data.
       // Refused (budget, clock) before anything is generated; then generated in slices that yield.
+      // Data to generate holds its room meanwhile, so that loads prepared at once count each other.
       load: async (data) => {
         if (data.scenario) this.#timeline.checkFits(data.scenario);
-        this.#data.checkFits(data.source);
-        const prepared = dataReady(data.source)
-          ? undefined
-          : await prepareData(data.source, options.onSeedProgress);
+        let prepared: PreparedData | undefined;
+        if (!dataReady(data.source)) {
+          const hold = this.#data.reserve(data.source);
+          try {
+            prepared = await prepareData(data.source, options.onSeedProgress);
+          } finally {
+            hold.releaseAll();
+          }
+          this.#checkLive();
+        }
         const answer = this.#load(data, prepared);
         await this.#timeline.settled();
         return answer;
@@ -218,11 +230,22 @@ export class MockCore {
 
   /** Ends this (session's) core: its pending waits rejected, its deliveries and pending steps dropped with their timers. */
   #stop(reason: string): void {
+    this.#stopped = true;
     this.#waiters.rejectAll(reason);
     this.webhooks.clear();
     this.#timeline.clear();
     // What the session kept goes back to its mock's budget.
     this.#budget.close();
+  }
+
+  /** A 404 when this (session's) core was ended while a load or a reset generated its data. */
+  #checkLive(): void {
+    if (this.#stopped)
+      throw new HttpError(
+        404,
+        'not_found',
+        'the session was ended while its data was generated: nothing was loaded',
+      );
   }
 
   /** The parts of the state `control.reset()` restores, in order (`docs/mock-server.md`, "Reset"). */
@@ -235,10 +258,24 @@ export class MockCore {
    * start scenario's steps due are applied (in slices).
    */
   async #reset(): Promise<readonly ResetStage[]> {
+    // One reset generating at a time (the start data is outside the budget: resets at once must not
+    // each hold a copy); a reset with nothing to generate runs at once, in the turn it was asked in.
+    while (this.#resetGenerating) await this.#resetGenerating;
     // Generated again in slices when no template of the start data is in memory (then the stages
-    // run in one go): requests answered meanwhile see the state before the reset. Else at once.
-    if (!dataReady(this.#start.data))
-      this.#resetData = await prepareData(this.#start.data, this.#onSeedProgress);
+    // run in one go): requests answered meanwhile see the state before the reset.
+    if (!dataReady(this.#start.data)) {
+      const job = prepareData(this.#start.data, this.#onSeedProgress);
+      this.#resetGenerating = job.then(
+        () => undefined,
+        () => undefined,
+      );
+      try {
+        this.#resetData = await job;
+      } finally {
+        this.#resetGenerating = undefined;
+      }
+      this.#checkLive();
+    }
     this.#resets += 1;
     for (const stage of RESET_STAGES) this.#resettable[stage].reset();
     // A mock started with a scenario plays its timeline again, from the clock's now after the reset.

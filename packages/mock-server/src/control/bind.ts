@@ -91,7 +91,7 @@ function checkControlBody(
 /**
  * A route's checks on a request's query and body, the router's and the in-process methods' one path:
  * the query by the route's `query` schema (a 400 naming `query.<name>`; as sent without one), the
- * body by its body check.
+ * body by its body check (a Promise of it for a check that works in slices: see {@link withBody}).
  */
 export function checkRouteInput(
   route: Pick<ControlRoute, 'query' | 'body'> | undefined,
@@ -105,6 +105,14 @@ export function checkRouteInput(
     query: checked as Record<string, string | string[]>,
     body: checkControlBody(route?.body, body, transport),
   };
+}
+
+/**
+ * Calls `next` with the checked body: at once for a body checked at once, once settled for a check
+ * that answered a Promise (rejecting with what it rejects with).
+ */
+export function withBody<R>(body: unknown, next: (body: unknown) => R): R | Promise<Awaited<R>> {
+  return isPromise(body) ? (body.then(next) as Promise<Awaited<R>>) : next(body);
 }
 
 /** A success answer of a row's route: its status (204 answers no body), the answer as JSON. */
@@ -173,12 +181,18 @@ function callRow(
   const target = declaration.via ?? name;
   const route = table.get(target)?.route;
   const request = call.args(...args);
-  const answer = (handlers[target] as AnyHandler)({
-    ...base(),
-    transport: 'process',
-    params: request.params ?? {},
-    ...checkRouteInput(route, sentQuery(request.query), request.body, 'process'),
-  });
+  const input = checkRouteInput(route, sentQuery(request.query), request.body, 'process');
+  if (call.sync && isPromise(input.body))
+    throw new TypeError(`control.${name}: a synchronous row's body check answered a Promise`);
+  const answer = withBody(input.body, (body) =>
+    (handlers[target] as AnyHandler)({
+      ...base(),
+      transport: 'process',
+      params: request.params ?? {},
+      query: input.query,
+      body,
+    }),
+  );
   const result = call.result as ((a: unknown) => unknown) | undefined;
   if (call.sync) {
     if (isPromise(answer))

@@ -17,11 +17,12 @@
 import type { CheckedScenario } from '../domain/scenario.js';
 import { nestedError, parseOr400 } from '../errors.js';
 import { stripUndefined } from '../http/objects.js';
+import { drive } from '../query/pause.js';
 import { heapBytes } from '../store/budget.js';
 import { estimateRecordBytes, estimateSeedBytes, generatedCounts } from '../store/seed/limits.js';
 import type { CheckedScene } from '../store/seed/scene.js';
 import { DEFAULT_SIZES, type MockState, type SeedSizes } from '../store/state.js';
-import { checkScenarioBody } from './scenario.js';
+import { checkScenarioBody, scenarioCheckSteps } from './scenario.js';
 import { checkSceneBody } from './scene.js';
 import { SeedBody } from './seed.js';
 import { checkSnapshot } from './state.js';
@@ -103,6 +104,28 @@ export function checkData<F extends keyof DataForms>(
   }
 }
 
+/**
+ * {@link checkData} of a scenario in slices that yield (`scenarioCheckSteps`, run by `drive`): its
+ * 10,000 steps are user-sized work, so `control.play` and `POST /__mock/scenario` check them a slice
+ * at a time. The same answer and the same 400 as `checkData('scenario', ...)`.
+ */
+export async function checkScenarioInSlices(
+  input: unknown,
+  options: DataCheckOptions = {},
+): Promise<CheckedData<DataForms['scenario']>> {
+  try {
+    const scenario = await drive(scenarioCheckSteps(scenarioInput(input, options.seed)));
+    return { source: { scene: scenario.scene }, scenario };
+  } catch (error) {
+    throw options.under === undefined ? error : nestedError(error, options.under);
+  }
+}
+
+/** A scenario as checked: its scene with `seed` first, when one is given (see {@link seeded}). */
+function scenarioInput(input: unknown, seed: number | string | undefined): unknown {
+  return seed !== undefined && isObject(input) ? { ...input, scene: seeded(input.scene, seed) } : input;
+}
+
 function check(form: keyof DataForms, input: unknown, options: DataCheckOptions): CheckedData {
   switch (form) {
     case 'seed': {
@@ -116,11 +139,7 @@ function check(form: keyof DataForms, input: unknown, options: DataCheckOptions)
     case 'scene':
       return { source: { scene: checkSceneBody(seeded(input, options.seed)) } };
     case 'scenario': {
-      const given =
-        options.seed !== undefined && isObject(input)
-          ? { ...input, scene: seeded(input.scene, options.seed) }
-          : input;
-      const scenario = checkScenarioBody(given);
+      const scenario = checkScenarioBody(scenarioInput(input, options.seed));
       return { source: { scene: scenario.scene }, scenario };
     }
   }

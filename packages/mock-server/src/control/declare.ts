@@ -30,8 +30,11 @@ export type ControlTransport = 'process' | 'http';
 /**
  * How a control route checks its body: a zod schema (a request without a body is checked as `{}`),
  * or a function given the body as sent and the transport (the snapshot's `checkSnapshot`, a wait's
- * check), which answers the checked value or throws a 400. The in-process method of the same row
- * runs the same check on the body its arguments map to, so both refuse a bad body with the same issues.
+ * check), which answers the checked value or throws a 400; a check of user-sized work (a scenario's
+ * 10,000 steps) may answer a Promise of it (checked in slices that yield), which the row's handler
+ * gets settled: only a row whose method answers a Promise may have one. The in-process method of the
+ * same row runs the same check on the body its arguments map to, so both refuse a bad body with the
+ * same issues.
  */
 export type ControlBodyCheck = z.ZodType | ((raw: unknown, transport: ControlTransport) => unknown);
 
@@ -42,7 +45,7 @@ export type ControlBodyCheck = z.ZodType | ((raw: unknown, transport: ControlTra
 export type CheckedBody<B> = B extends z.ZodType
   ? z.output<B>
   : B extends (raw: unknown, transport: ControlTransport) => infer T
-    ? T
+    ? Awaited<T>
     : unknown;
 
 /**

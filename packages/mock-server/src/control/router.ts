@@ -97,6 +97,7 @@ export async function dispatchControl(
     ? await readBody(route.maxBodyBytes ?? DEFAULT_CONTROL_BODY_BYTES, route.jsonBounds)
     : undefined;
   const input = checkRouteInput(route, rest.query, raw, 'http');
+  const body = await input.body;
   readBody.checked?.();
-  return route.handler({ ...rest, transport: 'http', params, ...input });
+  return route.handler({ ...rest, transport: 'http', params, query: input.query, body });
 }

@@ -2,7 +2,7 @@
  * Scenarios: a scene and a timeline of steps on the mock's clock (`docs/testing-with-the-mock.md`,
  * "Scenarios"). This module holds what a scenario may say ({@link Scenario}, {@link SCENARIO_LIMITS},
  * the `at` grammar of {@link parseScenarioAt}), the shape of a scenario ({@link ScenarioShape}) and the
- * checks of its timeline against its scene ({@link timelineProblems}): references by name (an account
+ * checks of its timeline against its scene ({@link timelineSteps}): references by name (an account
  * by name or index, a workspace by name, a stack by its workspace's name), one kind per step, `at`
  * within its bound. The scene itself is checked by the control plane (`control/scenario.ts`), which
  * runs both before anything changes; the steps are played by `scenario-player.ts`.
@@ -13,6 +13,7 @@
 import { WebhookPayload, WorkspaceLabelsBody, zodIssues } from '@iacm/sdk/contract';
 import * as z from 'zod';
 import { type Problem, problemIssues, validationError } from '../errors.js';
+import type { Steps } from '../query/pause.js';
 import { type CheckedScene, SCENE_LIMITS, type Scene } from '../store/seed/scene.js';
 import { DEFAULT_SIZES } from '../store/state.js';
 import { type CheckedFinding, FindingBody, type FindingInput } from './findings.js';
@@ -202,8 +203,8 @@ const account = { account: AccountRef.optional() };
 /** The kinds of step, in the order messages list them. */
 const STEP_KINDS = ['simulateRun', 'finding', 'labels', 'notify'] as const;
 
-/** A step's shape (the kind is checked by {@link timelineProblems}, with the references). */
-const ScenarioStepSchema = z.strictObject({
+/** A step's shape (the kind is checked by {@link timelineSteps}, with the references). */
+export const ScenarioStepSchema = z.strictObject({
   at: z.union([z.number(), z.string().max(64)]),
   simulateRun: SimulatedRunBody.extend({ workspace: Name, ...account }).optional(),
   finding: FindingBody.extend({ stack: Name, ...account }).optional(),
@@ -215,6 +216,15 @@ const ScenarioStepSchema = z.strictObject({
 export const ScenarioShape = z.strictObject({
   scene: z.looseObject({}),
   timeline: z.array(ScenarioStepSchema).max(SCENARIO_LIMITS.maxSteps),
+});
+
+/**
+ * A scenario's shape without its steps' (each an unknown value, at most 10,000): what a check in
+ * slices parses at once, before it parses each step by {@link ScenarioStepSchema}.
+ */
+export const ScenarioOuterShape = z.strictObject({
+  scene: z.looseObject({}),
+  timeline: z.array(z.unknown()).max(SCENARIO_LIMITS.maxSteps),
 });
 
 /** A scenario once its shape was parsed. */
@@ -339,82 +349,98 @@ function payloadProblems(
   );
 }
 
+/** How many steps a check reads between two points where it may stop (`Steps`): 256. */
+export const CHECK_STEP = 256;
+
 /**
  * Checks a timeline (its shape parsed) against its checked scene: each step has exactly one kind and
  * an `at` of the grammar within 30 days; its account, workspace and stack name records of the scene
  * (`timeline[3].simulateRun.workspace: expected the name of one of the account's workspaces`); a
  * `notify` names its account by `account`, and makes a valid payload. Answers the checked steps, or
- * the problems (paths relative to the scenario, messages whole).
+ * the problems (paths relative to the scenario, messages whole). In steps of {@link CHECK_STEP}
+ * steps of the timeline (`query/pause.ts`: run by `drive` in slices, or whole by `drain`).
  */
-export function checkTimeline(
+export function* timelineSteps(
   timeline: ScenarioShapeOutput['timeline'],
   scene: CheckedScene,
-): { steps: CheckedScenarioStep[]; problems: TimelineProblem[] } {
+): Steps<{ steps: CheckedScenarioStep[]; problems: TimelineProblem[] }> {
   const steps: CheckedScenarioStep[] = [];
   const problems: TimelineProblem[] = [];
-  timeline.forEach((step, i) => {
-    const base = `timeline[${i}]`;
-    const found: TimelineProblem[] = [];
-    const at = parseScenarioAt(step.at);
-    if (at === undefined) {
-      found.push([
-        `${base}.at`,
-        `expected ${AT_EXPECTED}`,
-        typeof step.at === 'string' ? shown(step.at) : String(step.at),
-      ]);
-    }
-    const kinds = STEP_KINDS.filter((kind) => step[kind] !== undefined);
-    if (kinds.length !== 1) {
-      found.push([
-        base,
-        `expected exactly one of ${STEP_KINDS.map((k) => `"${k}"`).join(', ')}`,
-        kinds.length === 0 ? 'none' : kinds.map((k) => `"${k}"`).join(' and '),
-      ]);
-      problems.push(...found);
-      return;
-    }
-    const kind = kinds[0] as (typeof STEP_KINDS)[number];
-    const where = `${base}.${kind}`;
-    const body = step[kind] as { account?: ScenarioAccountRef };
-    const a = accountIndex(scene, body.account, where);
-    if (typeof a !== 'number') {
-      problems.push(...found, a);
-      return;
-    }
-    let action: CheckedScenarioAction | undefined;
-    if (step.simulateRun) {
-      const { workspace, account: _a, ...run } = step.simulateRun;
-      const problem = workspaceProblem(scene, a, workspace, `${where}.workspace`);
-      if (problem) found.push(problem);
-      action = { kind: 'simulateRun', workspace, run };
-    } else if (step.finding) {
-      const { stack, account: _a, ...finding } = step.finding;
-      const problem = stackProblem(scene, a, stack, `${where}.stack`);
-      if (problem) found.push(problem);
-      action = { kind: 'finding', stack, finding };
-    } else if (step.labels) {
-      const { workspace, labels } = step.labels;
-      const problem = workspaceProblem(scene, a, workspace, `${where}.workspace`);
-      if (problem) found.push(problem);
-      action = { kind: 'labels', workspace, labels };
-    } else if (step.notify) {
-      const { account: _a, ...notification } = step.notify;
-      if (notification.accountId !== undefined) {
-        found.push([
-          `${where}.accountId`,
-          'expected the account by "account" (its name or index in the scene: its id is drawn when the scene loads)',
-          'an accountId',
-        ]);
-      } else found.push(...payloadProblems(scene, a, notification, where));
-      action = { kind: 'notify', notification };
-    }
-    if (found.length > 0 || at === undefined || !action) {
-      problems.push(...found);
-      return;
-    }
-    steps.push({ at, account: a, action });
-  });
+  for (let i = 0; i < timeline.length; i++) {
+    if (i > 0 && i % CHECK_STEP === 0) yield;
+    checkStep(timeline[i] as ScenarioShapeOutput['timeline'][number], i, scene, steps, problems);
+  }
   return { steps, problems };
+}
+
+/** Checks step `i` of a timeline: its checked form pushed to `steps`, or its problems to `problems`. */
+function checkStep(
+  step: ScenarioShapeOutput['timeline'][number],
+  i: number,
+  scene: CheckedScene,
+  steps: CheckedScenarioStep[],
+  problems: TimelineProblem[],
+): void {
+  const base = `timeline[${i}]`;
+  const found: TimelineProblem[] = [];
+  const at = parseScenarioAt(step.at);
+  if (at === undefined) {
+    found.push([
+      `${base}.at`,
+      `expected ${AT_EXPECTED}`,
+      typeof step.at === 'string' ? shown(step.at) : String(step.at),
+    ]);
+  }
+  const kinds = STEP_KINDS.filter((kind) => step[kind] !== undefined);
+  if (kinds.length !== 1) {
+    found.push([
+      base,
+      `expected exactly one of ${STEP_KINDS.map((k) => `"${k}"`).join(', ')}`,
+      kinds.length === 0 ? 'none' : kinds.map((k) => `"${k}"`).join(' and '),
+    ]);
+    problems.push(...found);
+    return;
+  }
+  const kind = kinds[0] as (typeof STEP_KINDS)[number];
+  const where = `${base}.${kind}`;
+  const body = step[kind] as { account?: ScenarioAccountRef };
+  const a = accountIndex(scene, body.account, where);
+  if (typeof a !== 'number') {
+    problems.push(...found, a);
+    return;
+  }
+  let action: CheckedScenarioAction | undefined;
+  if (step.simulateRun) {
+    const { workspace, account: _a, ...run } = step.simulateRun;
+    const problem = workspaceProblem(scene, a, workspace, `${where}.workspace`);
+    if (problem) found.push(problem);
+    action = { kind: 'simulateRun', workspace, run };
+  } else if (step.finding) {
+    const { stack, account: _a, ...finding } = step.finding;
+    const problem = stackProblem(scene, a, stack, `${where}.stack`);
+    if (problem) found.push(problem);
+    action = { kind: 'finding', stack, finding };
+  } else if (step.labels) {
+    const { workspace, labels } = step.labels;
+    const problem = workspaceProblem(scene, a, workspace, `${where}.workspace`);
+    if (problem) found.push(problem);
+    action = { kind: 'labels', workspace, labels };
+  } else if (step.notify) {
+    const { account: _a, ...notification } = step.notify;
+    if (notification.accountId !== undefined) {
+      found.push([
+        `${where}.accountId`,
+        'expected the account by "account" (its name or index in the scene: its id is drawn when the scene loads)',
+        'an accountId',
+      ]);
+    } else found.push(...payloadProblems(scene, a, notification, where));
+    action = { kind: 'notify', notification };
+  }
+  if (found.length > 0 || at === undefined || !action) {
+    problems.push(...found);
+    return;
+  }
+  steps.push({ at, account: a, action });
 }
 
 /**

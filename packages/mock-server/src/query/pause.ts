@@ -49,6 +49,13 @@ export function slice(ms: number = SLICE_MS): Slice {
 }
 
 /**
+ * A job that may be run in slices: a generator that yields (nothing) at points where its driver may
+ * stop and give the event loop a turn ({@link drive}), or runs whole ({@link drain}), and answers
+ * `T`. Yielding draws nothing, so what it makes is the same either way.
+ */
+export type Steps<T = void> = Generator<undefined, T, unknown>;
+
+/**
  * Runs a job written as a generator in slices: it runs until it yields with its slice spent, then
  * the event loop gets a turn ({@link pause}), then it goes on. Answers what the job returns.
  */

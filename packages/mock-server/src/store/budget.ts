@@ -482,6 +482,11 @@ export class Ledger {
     return this.#held;
   }
 
+  /** Another ledger of the same store in the same budget (a hold kept apart from this one's charges). */
+  sibling(): Ledger {
+    return this.budget.ledger(this.store);
+  }
+
   /** What this store holds in the whole mock, the sessions' included ({@link MemoryBudget.heldInMock}). */
   get heldInMock(): number {
     return this.budget.heldInMock(this.store);

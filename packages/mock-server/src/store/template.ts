@@ -223,7 +223,7 @@ function jsonHash(value: unknown): string {
  * Whether two JSON values are the same: the same values, members in the same order (checked scenes'
  * are). An iterative walk that stops at the first difference.
  */
-function sameJson(left: unknown, right: unknown): boolean {
+export function sameJson(left: unknown, right: unknown): boolean {
   const stack: unknown[] = [left, right];
   while (stack.length > 0) {
     const r = stack.pop();
@@ -247,7 +247,7 @@ function sameJson(left: unknown, right: unknown): boolean {
 const SOURCES = new WeakMap<DataTemplate, object>();
 
 /** Whether `template` was made from `source` (always, when no source is named). */
-function madeFrom(template: DataTemplate, source: object | undefined): boolean {
+export function madeFrom(template: DataTemplate, source: object | undefined): boolean {
   if (source === undefined) return true;
   const kept = SOURCES.get(template);
   return kept !== undefined && (kept === source || sameJson(kept, source));

@@ -16,7 +16,7 @@ import { pause } from '../../src/query/pause.js';
 import { DEFAULT_BUDGET_BYTES, unboundedLedger } from '../../src/store/budget.js';
 import { estimateSeedBytes } from '../../src/store/seed/limits.js';
 import { DEFAULT_SIZES, type SeedSizes } from '../../src/store/state.js';
-import { hasTemplate, TEMPLATE_MAX_EVENTS } from '../../src/store/template.js';
+import { hasTemplate, sceneKey, TEMPLATE_MAX_EVENTS } from '../../src/store/template.js';
 import { rejection } from '../helpers.js';
 
 const small = { sizes: { workspaces: 4, rules: 1 } };
@@ -183,6 +183,94 @@ describe('data loaded over the control plane, generated in slices', () => {
     const reset = core.control.reset().then(() => fired);
     expect(await reset).toBe(true);
     expect(JSON.stringify((await core.handle({ method: 'GET', path: '/__mock/state' })).body)).toBe(before);
+  });
+});
+
+describe('data generated at once by several requests', () => {
+  const json = { 'content-type': 'application/json' };
+
+  it('never gives a scene the data of another scene of the same key generated at the same time', async () => {
+    // Two workspace names of 128 characters that differ where the key's hash does not look.
+    const nameA = 'w'.repeat(128);
+    const nameB = `${nameA.slice(0, 60)}X${nameA.slice(61)}`;
+    const scene = (name: string) => ({ seed: 'collision', accounts: [{ workspaces: [{ name }] }] });
+    expect(sceneKey(scene(nameA))).toBe(sceneKey(scene(nameB)));
+    const [a, b] = [new MockCore(small), new MockCore(small)];
+    const answers = await Promise.all(
+      [a, b].map((core, i) =>
+        core.handle({ method: 'POST', path: '/__mock/scene', headers: json, body: scene(i ? nameB : nameA) }),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual([200, 200]);
+    const names = (core: MockCore) =>
+      core.store.toState().accounts[0]?.workspaces.map((w) => w.workspaceName);
+    expect(names(a)).toEqual([nameA]);
+    expect(names(b)).toEqual([nameB]);
+  });
+
+  it('counts the loads being generated against each other: past the budget, the rest are refused', async () => {
+    const core = new MockCore({ ...small, budget: { bytes: 48 * 1024 * 1024 } });
+    const sizes = { workspaces: 4000 };
+    expect(estimateSeedBytes({ ...DEFAULT_SIZES, ...sizes })).toBeLessThan(48 * 1024 * 1024);
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        core.handle({
+          method: 'POST',
+          path: '/__mock/seed',
+          headers: json,
+          body: { seed: `held-${n}`, sizes },
+        }),
+      ),
+    );
+    const codes = answers.map((res) => (res.status === 200 ? 200 : (res.body as { code: string }).code));
+    expect(codes[0]).toBe(200);
+    expect(codes.filter((code) => code === 'budget_exceeded').length).toBeGreaterThan(0);
+    expect(codes.every((code) => code === 200 || code === 'budget_exceeded')).toBe(true);
+    expect(core.control.budget().used).toBeLessThanOrEqual(48 * 1024 * 1024);
+  });
+
+  it('generates the start data of resets asked at once one after the other', async () => {
+    const sizes = {
+      accounts: 1,
+      workspaces: 5,
+      rules: 4,
+      stacks: 2,
+      integrations: 1,
+      events: TEMPLATE_MAX_EVENTS + 1,
+    };
+    const reports: Array<[number, number]> = [];
+    const core = new MockCore({
+      seed: 'resets-at-once',
+      sizes,
+      onSeedProgress: (d, t) => void reports.push([d, t]),
+    });
+    reports.length = 0;
+    await Promise.all([core.control.reset(), core.control.reset(), core.control.reset()]);
+    // Each generation is told from its start to its end before the next one starts.
+    const total = reports.at(-1)?.[1] ?? 0;
+    const ends = reports.flatMap(([done], i) => (done === total ? [i] : []));
+    expect(ends).toHaveLength(3);
+    for (let i = 1; i < reports.length; i++) {
+      const [done] = reports[i] as [number, number];
+      const [before] = reports[i - 1] as [number, number];
+      expect(done > before || before === total).toBe(true);
+    }
+  });
+
+  it('loads nothing into a session ended while its data was generated', async () => {
+    const core = new MockCore({ ...small, sessions: { max: 4 } });
+    const { id } = await core.control.createSession();
+    const seeding = core.handle({
+      method: 'POST',
+      path: '/__mock/seed',
+      headers: { ...json, 'x-iacm-mock-session': id },
+      body: { seed: 'ended-mid-seed', sizes: { workspaces: 1500, events: 15_000 } },
+    });
+    await pause();
+    await core.control.endSession(id);
+    const res = await seeding;
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'not_found' });
   });
 });
 

@@ -28,12 +28,8 @@ export const EVENT_WINDOW = 30 * DAY;
 // journal writes one per request too).
 export { iso } from '../../query/dates.js';
 
-/**
- * A step of the generator that may be run in slices: a generator that yields (nothing) at points
- * where its driver may stop and give the event loop a turn (`drive` of `query/pause.ts`), or runs
- * whole (`drain`), and answers `T`. Yielding draws nothing, so the data is the same either way.
- */
-export type Steps<T = void> = Generator<undefined, T, unknown>;
+/** A step of the seed generator, which may be run in slices (`query/pause.ts`). */
+export type { Steps } from '../../query/pause.js';
 
 /**
  * About how much work a generator step does between two points where it may stop, in records (a
