@@ -21,6 +21,16 @@ import { rejection } from '../helpers.js';
 
 const small = { sizes: { workspaces: 4, rules: 1 } };
 
+/** Sizes of data too large to share (more events than `TEMPLATE_MAX_EVENTS`), small otherwise. */
+const UNSHARED = {
+  accounts: 1,
+  workspaces: 5,
+  rules: 4,
+  stacks: 2,
+  integrations: 1,
+  events: TEMPLATE_MAX_EVENTS + 1,
+};
+
 /** A seed source at `sizes` over the defaults. */
 function seedSource(seed: string, sizes: Partial<SeedSizes>): SeededSource {
   return { seed, sizes: { ...DEFAULT_SIZES, ...sizes } };
@@ -37,23 +47,28 @@ function progressLog() {
   return { reports, report: (done: number, total: number) => void reports.push([done, total]) };
 }
 
+/** `POST path` with a JSON body, noting `label` in `order` once answered. */
+function postNoted(core: MockCore, path: string, body: unknown, order: string[], label: string) {
+  return core
+    .handle({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body })
+    .then((res) => {
+      order.push(label);
+      return res;
+    });
+}
+
+/** The JSON of what `GET /__mock/state` answers (with `headers`). */
+async function stateText(core: MockCore, headers: Record<string, string> = {}): Promise<string> {
+  return JSON.stringify((await core.handle({ method: 'GET', path: '/__mock/state', headers })).body);
+}
+
 describe('a session made while its data is generated in slices', () => {
   it('lets a timer and another request run before the session creation answers', async () => {
     const core = new MockCore({ ...small, sessions: { max: 4 } });
     const sizes = { workspaces: 1500, runsPerWorkspace: 2, events: 15_000 };
     const order: string[] = [];
     setTimeout(() => order.push('timer'), 0);
-    const created = core
-      .handle({
-        method: 'POST',
-        path: '/__mock/sessions',
-        headers: { 'content-type': 'application/json' },
-        body: { seed: 'slices-timer', sizes },
-      })
-      .then((res) => {
-        order.push('created');
-        return res;
-      });
+    const created = postNoted(core, '/__mock/sessions', { seed: 'slices-timer', sizes }, order, 'created');
     // Sent once the creation is under way: answered in between.
     await pause();
     const other = core.handle({ method: 'GET', path: '/__mock/accounts' }).then((res) => {
@@ -68,16 +83,9 @@ describe('a session made while its data is generated in slices', () => {
     expect(order[2]).toBe('created');
     // The session has the data a whole generation gives.
     const id = (res.body as { id: string }).id;
-    const inSession = await core.handle({
-      method: 'GET',
-      path: '/__mock/state',
-      headers: { 'x-iacm-mock-session': id },
-    });
-    const alone = await new MockCore({ seed: 'slices-timer', sizes }).handle({
-      method: 'GET',
-      path: '/__mock/state',
-    });
-    expect(JSON.stringify(inSession.body)).toBe(JSON.stringify(alone.body));
+    expect(await stateText(core, { 'x-iacm-mock-session': id })).toBe(
+      await stateText(new MockCore({ seed: 'slices-timer', sizes })),
+    );
   });
 
   it('generates the data of two sessions made at once once, charged whole to the first', async () => {
@@ -130,25 +138,10 @@ describe('data loaded over the control plane, generated in slices', () => {
     const sizes = { workspaces: 1500, runsPerWorkspace: 2, events: 15_000 };
     const order: string[] = [];
     setTimeout(() => order.push('timer'), 0);
-    const loaded = core
-      .handle({
-        method: 'POST',
-        path: '/__mock/seed',
-        headers: { 'content-type': 'application/json' },
-        body: { seed: 'slices-seed', sizes },
-      })
-      .then((res) => {
-        order.push('loaded');
-        return res;
-      });
+    const loaded = postNoted(core, '/__mock/seed', { seed: 'slices-seed', sizes }, order, 'loaded');
     expect((await loaded).status).toBe(200);
     expect(order).toEqual(['timer', 'loaded']);
-    const state = await core.handle({ method: 'GET', path: '/__mock/state' });
-    const alone = await new MockCore({ seed: 'slices-seed', sizes }).handle({
-      method: 'GET',
-      path: '/__mock/state',
-    });
-    expect(JSON.stringify(state.body)).toBe(JSON.stringify(alone.body));
+    expect(await stateText(core)).toBe(await stateText(new MockCore({ seed: 'slices-seed', sizes })));
   });
 
   it('refuses data past the budget before generating any of it', async () => {
@@ -166,23 +159,16 @@ describe('data loaded over the control plane, generated in slices', () => {
 
   it('generates the start data again in slices on reset when its template is gone', async () => {
     // Too many events to share: no template, so each reset generates the start data anew.
-    const sizes = {
-      accounts: 1,
-      workspaces: 5,
-      rules: 4,
-      stacks: 2,
-      integrations: 1,
-      events: TEMPLATE_MAX_EVENTS + 1,
-    };
+    const sizes = UNSHARED;
     const core = new MockCore({ seed: 'slices-reset', sizes });
-    const before = JSON.stringify((await core.handle({ method: 'GET', path: '/__mock/state' })).body);
+    const before = await stateText(core);
     let fired = false;
     setTimeout(() => {
       fired = true;
     }, 0);
     const reset = core.control.reset().then(() => fired);
     expect(await reset).toBe(true);
-    expect(JSON.stringify((await core.handle({ method: 'GET', path: '/__mock/state' })).body)).toBe(before);
+    expect(await stateText(core)).toBe(before);
   });
 });
 
@@ -230,14 +216,7 @@ describe('data generated at once by several requests', () => {
   });
 
   it('generates the start data of resets asked at once one after the other', async () => {
-    const sizes = {
-      accounts: 1,
-      workspaces: 5,
-      rules: 4,
-      stacks: 2,
-      integrations: 1,
-      events: TEMPLATE_MAX_EVENTS + 1,
-    };
+    const sizes = UNSHARED;
     const reports: Array<[number, number]> = [];
     const core = new MockCore({
       seed: 'resets-at-once',
@@ -318,14 +297,7 @@ describe('prepareData', () => {
   });
 
   it('hands data too large to share to the load it is given to, once', async () => {
-    const source = seedSource('prepare-unshared', {
-      accounts: 1,
-      workspaces: 5,
-      rules: 4,
-      stacks: 2,
-      integrations: 1,
-      events: TEMPLATE_MAX_EVENTS + 1,
-    });
+    const source = seedSource('prepare-unshared', UNSHARED);
     const log = progressLog();
     const prepared = await prepareData(source, log.report);
     const generated = log.reports.length;
