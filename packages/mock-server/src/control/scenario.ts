@@ -7,6 +7,7 @@ import {
   ScenarioStepSchema,
   timelineSteps,
 } from '../domain/scenario.js';
+import { measureSteps } from '../domain/scenario-player.js';
 import { nestedError, problemIssues, shapeError, validationError } from '../errors.js';
 import { drain, type Steps } from '../query/pause.js';
 import { checkSceneBody } from './scene.js';
@@ -42,7 +43,10 @@ export function* scenarioCheckSteps(input: unknown): Steps<CheckedScenario> {
   yield;
   const { steps, problems } = yield* timelineSteps(shape.timeline, scene);
   if (problems.length > 0) throw validationError(problemIssues(problems, 'scenario'));
-  return { scene, timeline: steps };
+  const checked = { scene, timeline: steps };
+  // Measured for the budget here, a slice at a time (the budget's check reads the measures kept).
+  yield* measureSteps(checked);
+  return checked;
 }
 
 /**

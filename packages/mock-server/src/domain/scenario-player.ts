@@ -15,12 +15,13 @@
  * @module
  */
 import { toTimestamp } from '@iacm/sdk/contract';
-import { type Slice, WHOLE } from '../query/pause.js';
+import { type Slice, type Steps, WHOLE } from '../query/pause.js';
 import { heapBytes, type Ledger, unboundedLedger } from '../store/budget.js';
 import type { AccountStore, Store } from '../store/store.js';
 import type { CheckedFinding } from './findings.js';
 import type { CheckedNotification } from './notify.js';
 import {
+  CHECK_STEP,
   type CheckedScenario,
   MAX_LISTED_SKIPS,
   type ScenarioAnswer,
@@ -50,7 +51,31 @@ export const STEP_OVERHEAD_BYTES = 256;
  * {@link STEP_OVERHEAD_BYTES}.
  */
 export function stepBytes(step: CheckedScenario['timeline'][number]): number {
-  return heapBytes(step) + STEP_OVERHEAD_BYTES;
+  let bytes = STEP_BYTES.get(step);
+  if (bytes === undefined) {
+    bytes = heapBytes(step) + STEP_OVERHEAD_BYTES;
+    STEP_BYTES.set(step, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * Each checked step's {@link stepBytes}, measured once: a scenario is measured when it is checked
+ * against the budget, again when played, and at each reset that plays it again.
+ */
+const STEP_BYTES = new WeakMap<CheckedScenario['timeline'][number], number>();
+
+/**
+ * Measures every step of a checked scenario ({@link stepBytes}) in steps of `CHECK_STEP` steps
+ * (`query/pause.ts`), so that the check in slices (`scenarioCheckSteps`) pays for it a slice at a
+ * time rather than the budget check that follows in one go.
+ */
+export function* measureSteps(scenario: CheckedScenario): Steps {
+  const { timeline } = scenario;
+  for (let i = 0; i < timeline.length; i++) {
+    if (i > 0 && i % CHECK_STEP === 0) yield;
+    stepBytes(timeline[i] as CheckedScenario['timeline'][number]);
+  }
 }
 
 /** A pending step, with what it is charged. */
