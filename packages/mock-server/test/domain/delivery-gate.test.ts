@@ -3,6 +3,7 @@
  * its notifications start at once, at most `MAX_DELIVERIES_IN_FLIGHT` are sent at a time, the others
  * wait their turn in order and all are made; a reset drops the waiting ones unsent. Counted, not timed.
  */
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { MockCore } from '../../src/app/mock.js';
 import { DeliveryGate, MAX_DELIVERIES_IN_FLIGHT } from '../../src/domain/webhooks/gate.js';
@@ -101,5 +102,44 @@ describe('DeliveryGate', () => {
     gate.leave();
     expect(gate.open).toBe(0);
     expect(await gate.enter(gone.signal)).toBe(false);
+  });
+
+  it('listens to a generation once, however many turns wait on it, and drops them all when it aborts', async () => {
+    const gate = new DeliveryGate(1);
+    const generation = new AbortController();
+    expect(await gate.enter(generation.signal)).toBe(true);
+    const waiting = Array.from({ length: 500 }, () => gate.enter(generation.signal));
+    // One listener for 500 turns (one each would make Node warn past ten, MaxListenersExceededWarning).
+    expect(getEventListeners(generation.signal, 'abort')).toHaveLength(1);
+    expect(gate.waiting).toBe(500);
+    generation.abort();
+    expect(await Promise.all(waiting)).toEqual(Array.from({ length: 500 }, () => false));
+    // The turn under way hands on to nobody: the gate is free again.
+    gate.leave();
+    expect(gate.open).toBe(0);
+  });
+
+  it('gives attempts under way one shared turn of the event loop once its slice is spent', async () => {
+    // Slices the test ends itself (never by the clock).
+    const slices: Array<{ over: boolean }> = [];
+    const gate = new DeliveryGate(4, () => {
+      const made = { over: false };
+      slices.push(made);
+      return { spent: () => made.over };
+    });
+    expect(gate.turn()).toBeUndefined();
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    (slices.at(-1) as { over: boolean }).over = true;
+    const first = gate.turn();
+    expect(first).toBeInstanceOf(Promise);
+    expect(gate.turn()).toBe(first);
+    await first;
+    // A turn of the event loop went by, and the attempts go on in a new slice.
+    expect(turned).toBe(true);
+    expect(slices).toHaveLength(2);
+    expect(gate.turn()).toBeUndefined();
   });
 });

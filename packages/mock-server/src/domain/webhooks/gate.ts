@@ -10,14 +10,16 @@
  *
  * @module
  */
-import { pause, slice } from '../../query/pause.js';
+import { pause, type Slice, slice } from '../../query/pause.js';
 
 /** The most attempts of queued deliveries under way at once, per mock (a session has its own). */
 export const MAX_DELIVERIES_IN_FLIGHT = 64;
 
 /** One attempt waiting its turn. */
 interface Turn {
-  readonly go: () => void;
+  /** Its generation (a clear or reset aborts it: the turn is then dropped). */
+  readonly signal: AbortSignal;
+  readonly resolve: (go: boolean) => void;
   /** Its generation was aborted while it waited: it is skipped. */
   dropped: boolean;
 }
@@ -29,12 +31,26 @@ export class DeliveryGate {
   /** The waiting turns from `#head` on (the ones before it are gone). */
   #turns: Turn[] = [];
   #head = 0;
-  /** The slice the turns are handed on in; spent, the next hand-off waits for a turn of the event loop. */
-  #slice = slice();
+  /**
+   * The generations the gate listens to, one listener each (not one per waiting turn: thousands of
+   * turns would each add one to the same signal, and Node warns past ten).
+   */
+  readonly #watched = new WeakSet<AbortSignal>();
+  /** The slice the attempts go on in; spent, the next step of any of them waits for a turn of the event loop. */
+  #slice: Slice;
+  /** The next turn of the event loop, shared by every attempt that waits for it. */
+  #next: Promise<void> | undefined;
 
-  /** @param max how many may be under way at once (default {@link MAX_DELIVERIES_IN_FLIGHT}). */
-  constructor(max = MAX_DELIVERIES_IN_FLIGHT) {
+  readonly #newSlice: () => Slice;
+
+  /**
+   * @param max how many may be under way at once (default {@link MAX_DELIVERIES_IN_FLIGHT}).
+   * @param newSlice makes the slice attempts go on in (default `slice()`: `SLICE_MS` from now).
+   */
+  constructor(max = MAX_DELIVERIES_IN_FLIGHT, newSlice: () => Slice = slice) {
     this.#max = max;
+    this.#newSlice = newSlice;
+    this.#slice = newSlice();
   }
 
   /** How many attempts are under way. */
@@ -57,43 +73,54 @@ export class DeliveryGate {
       this.#open += 1;
       return Promise.resolve(true);
     }
+    if (!this.#watched.has(signal)) {
+      this.#watched.add(signal);
+      signal.addEventListener('abort', () => this.#drop(signal), { once: true });
+    }
     return new Promise<boolean>((resolve) => {
-      const turn: Turn = {
-        dropped: false,
-        go: () => {
-          signal.removeEventListener('abort', drop);
-          resolve(true);
-        },
-      };
-      const drop = () => {
-        turn.dropped = true;
-        resolve(false);
-      };
-      signal.addEventListener('abort', drop, { once: true });
-      this.#turns.push(turn);
+      this.#turns.push({ signal, resolve, dropped: false });
     });
+  }
+
+  /**
+   * Where an attempt under way may stop: `undefined` while the slice lasts; once it is spent, the
+   * next turn of the event loop (one for every attempt that asks, the slice renewed after it). Each
+   * attempt asks between its steps, so that attempts answered at once (a `webhookFetch` in process)
+   * hold the loop for a slice and one step each, not for all of them.
+   */
+  turn(): Promise<void> | undefined {
+    if (!this.#slice.spent()) return undefined;
+    this.#next ??= pause().then(() => {
+      this.#next = undefined;
+      this.#slice = this.#newSlice();
+    });
+    return this.#next;
   }
 
   /** Ends an attempt's turn: the next waiting one goes (after a turn of the event loop once a slice is spent). */
   leave(): void {
-    if (!this.#slice.spent()) {
-      this.#handOn();
-      return;
-    }
-    void pause().then(() => {
-      this.#slice = slice();
-      this.#handOn();
-    });
+    const wait = this.turn();
+    if (wait) void wait.then(() => this.#handOn());
+    else this.#handOn();
   }
 
-  /** Hands the ended turn to the next waiting attempt, or closes it. */
+  /** Drops the waiting turns of an aborted generation (they answer `false`). */
+  #drop(signal: AbortSignal): void {
+    for (let i = this.#head; i < this.#turns.length; i++) {
+      const turn = this.#turns[i] as Turn;
+      if (turn.signal !== signal || turn.dropped) continue;
+      turn.dropped = true;
+      turn.resolve(false);
+    }
+  }
+
   #handOn(): void {
     while (this.#head < this.#turns.length) {
       const turn = this.#turns[this.#head] as Turn;
       this.#head += 1;
       this.#compact();
       if (turn.dropped) continue;
-      turn.go();
+      turn.resolve(true);
       return;
     }
     this.#open -= 1;

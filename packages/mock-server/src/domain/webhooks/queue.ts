@@ -277,10 +277,13 @@ export class DeliveryQueue {
     let sent: Sent;
     let at: number;
     try {
-      if (!this.#options.holds(target)) return false;
+      // Past the gate's slice, a turn of the event loop first (and again before it is recorded).
+      await this.#gate.turn();
+      if (generation.aborted || !this.#options.holds(target)) return false;
       // Sent when due: at once, or (flushed early) recorded at the instant it was due.
       at = Math.max(this.#options.now(), delivery.dueAt);
       sent = await this.#options.send(delivery);
+      await this.#gate.turn();
     } finally {
       this.#gate.leave();
     }
