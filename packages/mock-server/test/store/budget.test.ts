@@ -14,6 +14,7 @@ import {
   heapBytes,
   heapShareBudget,
   heapSizeLimit,
+  jsonTextHeapBytes,
   MemoryBudget,
   textBytes,
   toBudgetOptions,
@@ -102,6 +103,18 @@ describe('MemoryBudget', () => {
     expect(session.used).toBe(0);
   });
 
+  it('makes a sibling ledger: the same store of the same budget, holding its own charges', () => {
+    const budget = new MemoryBudget(1000);
+    const ledger = budget.ledger('data');
+    ledger.charge(300);
+    const hold = ledger.sibling();
+    hold.charge(200);
+    expect([ledger.held, hold.held, budget.view().stores.data]).toEqual([300, 200, 500]);
+    hold.releaseAll();
+    expect([ledger.held, budget.view().stores.data]).toEqual([300, 300]);
+    expect(refusal(() => hold.charge(800)).code).toBe('budget_exceeded');
+  });
+
   it("knows what a store holds in the whole mock, and ignores a release that comes after a session's end", () => {
     const mock = new MemoryBudget(1000);
     const one = mock.child(500, 'one session');
@@ -176,6 +189,27 @@ describe('MemoryBudget', () => {
     expect(BUDGET_STORE_NAMES).toEqual(Object.keys(BUDGET_STORES));
     const evicting = BUDGET_STORE_NAMES.filter((name) => BUDGET_STORES[name].full === 'evicts');
     expect(evicting).toEqual(['journal', 'events', 'attempts']);
+  });
+});
+
+describe("a JSON text's measure before it is parsed", () => {
+  const { string, perCharacter, object, array, perItem, perMember } = HEAP_BYTES;
+  const text = (t: string) => string + perCharacter * t.length;
+
+  it('counts each container and slot twice (the parsed value and its checked copy), and the text', () => {
+    const one = '{"a":[1,2]}';
+    expect(jsonTextHeapBytes(one)).toBe(text(one) + 2 * (object + array + perItem + perMember));
+    // Several of each: every occurrence counted, not only the first.
+    const many = '[{"a":1},{"b":2},{"c":[3,4,5]}]';
+    expect(jsonTextHeapBytes(many)).toBe(
+      text(many) + 2 * (3 * object + 2 * array + 4 * perItem + 3 * perMember),
+    );
+    expect(jsonTextHeapBytes('"plain"')).toBe(text('"plain"'));
+  });
+
+  it('grows with the count of small values, whatever the characters around them', () => {
+    const empties = `[${new Array(1000).fill('{}').join(',')}]`;
+    expect(jsonTextHeapBytes(empties)).toBe(text(empties) + 2 * (1000 * object + array + 999 * perItem));
   });
 });
 
