@@ -19,8 +19,10 @@ export {
 export { SUPPORTED_MSW_RANGE, UnsupportedMswError } from './adapters/msw-support.js';
 export {
   type MockUnhandledRequestCallback,
+  type MockUnhandledRequestOptions,
   type UnhandledFrameArgs,
   UnhandledRequestError,
+  unhandledRequestOptions,
   unhandledRequestStrategy,
 } from './adapters/unhandled-request.js';
 export { MockCore, type MockOptions } from './app/mock.js';

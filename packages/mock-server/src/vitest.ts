@@ -70,9 +70,10 @@ export interface MockMatchers<R = unknown> {
 }
 
 declare module 'vitest' {
-  // The augmentation must repeat vitest's own type parameter (`T = any`) exactly.
-  // biome-ignore lint/suspicious/noExplicitAny: the declaration merges with vitest's `Assertion<T = any>`.
-  interface Assertion<T = any> extends MockMatchers<T> {}
+  // No type parameters: vitest 4 declares `Assertion<T = any>`, vitest 5 `Assertion<R = void, T = unknown>`,
+  // and a merging declaration must repeat the names of the parameters it declares (TS2428), but may
+  // declare none when all of them have defaults. So one declaration serves both majors.
+  interface Assertion extends MockMatchers<void> {}
 }
 
 /** What a matcher answers vitest. */

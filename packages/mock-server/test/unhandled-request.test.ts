@@ -7,6 +7,7 @@ import {
   createMockServer,
   type MockUnhandledRequestCallback,
   UnhandledRequestError,
+  unhandledRequestOptions,
   unhandledRequestStrategy,
 } from '@iacm/mock-server';
 import { APIConnectionError, IacmClient } from '@iacm/sdk';
@@ -149,5 +150,42 @@ describe('unhandledRequestStrategy', () => {
     expect(() => unhandledRequestStrategy('bypass' as 'warn')).toThrow(
       `unhandledRequestStrategy: expected 'error' or 'warn', received "bypass"`,
     );
+  });
+});
+
+describe('unhandledRequestOptions', () => {
+  it("holds one strategy under MSW 2's and MSW 3's option names; MSW 2 reads it from listen(options)", async () => {
+    const options = unhandledRequestOptions('error');
+    expect(Object.keys(options).sort()).toEqual(['onUnhandledFrame', 'onUnhandledRequest']);
+    expect(options.onUnhandledFrame).toBe(options.onUnhandledRequest);
+    const mock = createMockServer({ baseUrl: 'https://iacm.example.test', primaryKeys: KEYS });
+    const server = setupServer(...mock.handlers);
+    server.listen(options);
+    try {
+      const client = new IacmClient({ baseUrl: 'https://wrong.example.test', auth: KEYS, maxRetries: 0 });
+      const { text, result } = await written(() => client.workspaces.search({ pageSize: 1 }));
+      expect(result).toBeInstanceOf(APIConnectionError);
+      // The explanation is in the SDK's message, whether MSW rejects with it (2) or under fetch failed (3).
+      expect((result as Error).message).toContain(
+        'no request handler matches POST https://wrong.example.test/v2/login: is the client',
+      );
+      expect(text).not.toContain(SECRET);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("'warn' warns, and a wrong mode is refused as the strategy refuses it", () => {
+    const { onUnhandledFrame } = unhandledRequestOptions('warn');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      onUnhandledFrame({ frame: { protocol: 'http', data: { request: new Request('https://x.test/a') } } });
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringContaining('no request handler matches GET https://x.test/a'),
+      );
+    } finally {
+      warn.mockRestore();
+    }
+    expect(() => unhandledRequestOptions('bypass' as 'warn')).toThrow(/expected 'error' or 'warn'/);
   });
 });

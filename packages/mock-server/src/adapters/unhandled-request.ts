@@ -95,6 +95,36 @@ export function unhandledRequestStrategy(mode: 'error' | 'warn' = 'error'): Mock
   };
 }
 
+/**
+ * The options {@link unhandledRequestOptions} makes: the same strategy under MSW 2's name and MSW 3's.
+ * Each major reads its own member and ignores the other.
+ */
+export interface MockUnhandledRequestOptions {
+  /** MSW 2's option (`setupServer().listen`, `setupWorker().start`). */
+  readonly onUnhandledRequest: MockUnhandledRequestCallback;
+  /** MSW 3's option. */
+  readonly onUnhandledFrame: MockUnhandledRequestCallback;
+}
+
+/**
+ * MSW's options for requests no handler answers, for MSW 2 and MSW 3 alike: one test file, either
+ * major. MSW 2 names the option `onUnhandledRequest`, MSW 3 `onUnhandledFrame`, and each major's types
+ * refuse the other's name in an object literal; this object holds {@link unhandledRequestStrategy}'s
+ * callback under both names. Spread it to add options of your own.
+ *
+ * @param mode As {@link unhandledRequestStrategy}: `'error'` (default) or `'warn'`.
+ * @returns `{ onUnhandledRequest, onUnhandledFrame }`, one callback under both names.
+ * @example
+ * ```ts
+ * server.listen(unhandledRequestOptions('error'));
+ * worker.start({ ...unhandledRequestOptions('warn'), quiet: true });
+ * ```
+ */
+export function unhandledRequestOptions(mode: 'error' | 'warn' = 'error'): MockUnhandledRequestOptions {
+  const strategy = unhandledRequestStrategy(mode);
+  return { onUnhandledRequest: strategy, onUnhandledFrame: strategy };
+}
+
 /** The request MSW could not handle: MSW 2 passes it, MSW 3 an `http` frame holding it. */
 function requestOf(input: Request | UnhandledFrameArgs): Request | undefined {
   if (!('frame' in input)) return input;

@@ -88,8 +88,8 @@ export const BUDGET_DROPPED_ERROR =
   "not sent: the mock's memory budget (budget.bytes) has no room for another delivery under way (webhooks); advance the clock so that deliveries end, delete integrations, or raise budget.bytes";
 
 /**
- * The mock's webhook integrations and deliveries. Credentials are sealed with AES-GCM under a key
- * made for this instance (WebCrypto) and opened only to build the `Authorization` header of a
+ * The mock's webhook integrations and deliveries. Credentials are sealed by the sender (a one-time
+ * pad of random bytes only it holds) and opened only to build the `Authorization` header of a
  * delivery; they are never returned, journaled or put into a snapshot.
  *
  * Retries are due at instants of the mock's clock. {@link WebhookHub.runDue} sends those whose

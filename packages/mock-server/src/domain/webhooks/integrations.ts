@@ -67,8 +67,8 @@ const INSTANT = '2000-01-01T00:00:00.000Z';
  * What an integration is charged to the `webhooks` ledger, bytes: the heap measure (`heapBytes`) of
  * its stored configuration (its URL as entered, its view: id, account, nickname, redacted URL,
  * method, status, times; the longest method and status counted), the measure of its credentials as
- * given (their sealed form is shorter), and `KEPT_ITEM_BYTES` (its sealed credentials' arrays and key
- * material, its entry in the registry). Measured from the body, before an id is drawn.
+ * given and of their sealed form (two byte arrays as long as their JSON text's UTF-8 bytes), and
+ * `KEPT_ITEM_BYTES` (its entry in the registry). Measured from the body, before an id is drawn.
  */
 export function integrationBytes(
   accountId: string,
@@ -94,10 +94,15 @@ export function integrationBytes(
 
 /** The measure of credentials as given (none: 0). */
 function credentialBytes(credentials: unknown): number {
-  return credentials === undefined || credentials === null || credentials === 'none'
-    ? 0
-    : heapBytes(credentials) + HEAP_BYTES.object;
+  if (credentials === undefined || credentials === null || credentials === 'none') return 0;
+  // Sealed, they are two byte arrays as long as their JSON text's UTF-8 bytes (the bytes and their
+  // pad: up to 6 bytes for a character of the text, more than the text's own measure).
+  const sealed = new TextEncoder().encode(JSON.stringify(credentials)).length;
+  return heapBytes(credentials) + HEAP_BYTES.object + 2 * (sealed + SEALED_ARRAY_BYTES);
 }
+
+/** What one byte array of sealed credentials takes besides its bytes (its `ArrayBuffer` and view). */
+const SEALED_ARRAY_BYTES = 256;
 
 /** What one integration is charged: in all, and of it its credentials' part (an edit may keep them). */
 export interface IntegrationCharge {

@@ -1,7 +1,8 @@
 /**
- * The sender: the one place a delivery leaves the mock. It seals an integration's credentials with
- * AES-GCM under a key made for this instance (WebCrypto), opens them only to build a delivery's
- * `Authorization` header, and POSTs the payload with `fetch` and a timeout: what came back (status,
+ * The sender: the one place a delivery leaves the mock. It seals an integration's credentials with a
+ * one-time pad (as many random bytes as their text, from `crypto.getRandomValues`, kept by the
+ * sender alone, never beside the sealed bytes), opens them only to build a delivery's `Authorization`
+ * header, and POSTs the payload with `fetch` and a timeout: what came back (status,
  * `Retry-After` as the contract's `parseRetryAfter` reads it, errors scrubbed of the URL's secrets,
  * the headers sent with `authorization` redacted). Whether and when to retry is the queue's rule.
  *
@@ -11,12 +12,32 @@ import { parseRetryAfter, type WebhookPayload } from '@iacm/sdk/contract';
 import { encodeAuthorization, type WebhookCredentials } from '@iacm/webhook-receiver';
 import { scrubUrl } from '../webhook-url.js';
 
-/** Credentials sealed with the sender's key. */
+/**
+ * Credentials sealed by a sender: their JSON text's UTF-8 bytes XORed with a pad of random bytes that
+ * only that sender holds (so neither a store, a snapshot nor a heap search for the secret finds it).
+ */
 export interface SealedCredentials {
-  /** The AES-GCM nonce. */
-  readonly iv: Uint8Array<ArrayBuffer>;
-  /** The ciphertext. */
+  /** The sealed bytes. */
   readonly data: Uint8Array<ArrayBuffer>;
+}
+
+/** The most bytes one `crypto.getRandomValues` call fills (the Web Crypto limit). */
+const RANDOM_CHUNK = 65_536;
+
+/** `length` random bytes from `crypto.getRandomValues`, filled a chunk at a time. */
+function randomPad(length: number): Uint8Array<ArrayBuffer> {
+  const pad = new Uint8Array(length);
+  for (let at = 0; at < length; at += RANDOM_CHUNK) {
+    crypto.getRandomValues(pad.subarray(at, Math.min(length, at + RANDOM_CHUNK)));
+  }
+  return pad;
+}
+
+/** `a` XOR `pad`, into a new array (`pad` is at least as long as `a`). */
+function xor(a: Uint8Array, pad: Uint8Array): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(a.length);
+  for (let i = 0; i < a.length; i += 1) out[i] = (a[i] as number) ^ (pad[i] as number);
+  return out;
 }
 
 /** Where a delivery goes: the URL as entered, and the sealed credentials (none: no `Authorization`). */
@@ -51,7 +72,14 @@ const DELIVERY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 
 /** Seals credentials and sends deliveries. */
 export class WebhookSender {
-  readonly #key = crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+  /**
+   * Each sealed value's pad, held here only (a sealed value another sender made does not open).
+   * Not Web Crypto's AES-GCM: Node 22 and 24 abort the process (a native assertion in
+   * `CipherJob<AESCipherTraits>::ToResult`, `errors->Empty()`, which also reads the main thread's
+   * OpenSSL error queue) when an AES job completes in the turn after msw 3 answered an `https`
+   * delivery (issue 35, finding 1). A pad needs no thread pool, no key and no `await`.
+   */
+  readonly #pads = new WeakMap<SealedCredentials, Uint8Array<ArrayBuffer>>();
   readonly #fetch: typeof fetch;
 
   /** @param fetchImpl the `fetch` deliveries use; the global one (looked up at each delivery) by default. */
@@ -62,13 +90,12 @@ export class WebhookSender {
   /** Seals credentials for storing; `undefined` for none. */
   async seal(credentials: WebhookCredentials | undefined): Promise<SealedCredentials | undefined> {
     if (!credentials) return undefined;
-    const iv = crypto.getRandomValues(new Uint8Array(12));
-    const data = await crypto.subtle.encrypt(
-      { name: 'AES-GCM', iv },
-      await this.#key,
-      new TextEncoder().encode(JSON.stringify(credentials)),
-    );
-    return { iv, data: new Uint8Array(data) };
+    const plain = new TextEncoder().encode(JSON.stringify(credentials));
+    const pad = randomPad(plain.length);
+    const sealed: SealedCredentials = { data: xor(plain, pad) };
+    plain.fill(0);
+    this.#pads.set(sealed, pad);
+    return sealed;
   }
 
   /**
@@ -118,11 +145,13 @@ export class WebhookSender {
 
   async #open(sealed: SealedCredentials | undefined): Promise<WebhookCredentials | undefined> {
     if (!sealed) return undefined;
-    const plain = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: sealed.iv },
-      await this.#key,
-      sealed.data,
-    );
-    return JSON.parse(new TextDecoder().decode(plain)) as WebhookCredentials;
+    const pad = this.#pads.get(sealed);
+    if (!pad) throw new TypeError('the credentials were sealed by another sender');
+    const plain = xor(sealed.data, pad);
+    try {
+      return JSON.parse(new TextDecoder().decode(plain)) as WebhookCredentials;
+    } finally {
+      plain.fill(0);
+    }
   }
 }
