@@ -384,6 +384,26 @@ describe('auth', () => {
     expect(env.count('POST', '/v2/login')).toBe(2);
   });
 
+  it("logs in once when the mock's clock is months in the past, and again on the 401 once its token expires there", async () => {
+    // The documented `clock` for stable timestamps: the tokens' expiresAt is in this machine's past.
+    const past = await startMock({ clock: () => Date.UTC(2026, 0, 1) });
+    try {
+      const client = past.client();
+      for (let i = 0; i < 6; i += 1) await client.workspaces.search({ pageSize: 1 });
+      expect(past.count('POST', '/v2/login')).toBe(1);
+      past.mock.control.clock.advance(2 * 3600_000); // the mock's tokens live an hour
+      await client.workspaces.search({ pageSize: 1 });
+      const statuses = past
+        .journal()
+        .filter((e) => e.path === '/v2/workspaces/search')
+        .map((e) => e.status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 401, 200]);
+      expect(past.count('POST', '/v2/login')).toBe(2);
+    } finally {
+      await past.close();
+    }
+  });
+
   it('does not loop when the credentials are wrong', async () => {
     const client = env.client({ auth: { accessKey: env.primary.accessKey, secretKey: 'nope' } });
     await expect(client.workspaces.search()).rejects.toBeInstanceOf(AuthenticationError);

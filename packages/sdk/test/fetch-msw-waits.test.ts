@@ -114,7 +114,7 @@ describe('a host name that does not resolve', () => {
     expect(error).toBeInstanceOf(APIConnectionError);
     const message = (error as Error).message;
     expect(message).toBe(
-      'workspaces.search: could not reach https://iacm.exmaple.test: fetch failed (ENOTFOUND: check the ' +
+      'workspaces.search: could not reach https://iacm.exmaple.test: fetch failed: getaddrinfo ENOTFOUND x (ENOTFOUND: check the ' +
         'spelling of baseUrl, the network and DNS; in a test, start the mock (MSW) before the call)',
     );
     // The cause is kept as it came.
@@ -147,7 +147,7 @@ describe('a host name that does not resolve', () => {
     expect(text).not.toMatch(/authorization|bearer/i);
   });
 
-  it('leaves other connection errors as they were', async () => {
+  it('says what refused the connection (undici puts it in cause), with no DNS hint', async () => {
     const refused = vi.fn(async () => {
       throw new TypeError('fetch failed', {
         cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4010'), { code: 'ECONNREFUSED' }),
@@ -156,7 +156,24 @@ describe('a host name that does not resolve', () => {
     const error = await client({ fetch: refused, maxRetries: 0 })
       .health()
       .catch((e: unknown) => e);
-    expect((error as Error).message).toBe('health: could not reach https://iacm.test: fetch failed');
+    expect((error as Error).message).toBe(
+      'health: could not reach https://iacm.test: fetch failed: connect ECONNREFUSED 127.0.0.1:4010',
+    );
+  });
+
+  it('reads the causes at most 3 deep, each once and cut to 300 characters', async () => {
+    const deep = vi.fn(async () => {
+      const bottom = new Error('never read');
+      const third = new Error('y'.repeat(1000), { cause: bottom });
+      const second = new Error('fetch failed', { cause: third }); // told once
+      throw new TypeError('fetch failed', { cause: new Error('socket hang up', { cause: second }) });
+    });
+    const error = await client({ fetch: deep, maxRetries: 0 })
+      .health()
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      `health: could not reach https://iacm.test: fetch failed: socket hang up: ${'y'.repeat(300)}…`,
+    );
   });
 });
 

@@ -5,6 +5,48 @@ import type { AuthOption } from './options.js';
 /** Refresh a cached token when this little of its life is left (the public record's clients use 10 minutes). */
 export const REFRESH_MARGIN_SECONDS = 600;
 
+/** The longest access token {@link issuedAt} reads (a JWT's claims are a few hundred characters). */
+const MAX_READ_TOKEN = 8192;
+
+/**
+ * The `iat` claim (issued at, epoch seconds) of an access token that is a JSON Web Token, or
+ * `undefined` for any other token (opaque, malformed, too long, no numeric `iat`). Read only to time
+ * the refresh; the token is never verified or changed here.
+ */
+export function issuedAt(token: string): number | undefined {
+  if (token.length > MAX_READ_TOKEN) return undefined;
+  const parts = token.split('.');
+  const payload = parts[1];
+  if (parts.length !== 3 || payload === undefined || !/^[A-Za-z0-9_-]+$/.test(payload)) return undefined;
+  try {
+    const text = atob(
+      payload.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (payload.length % 4)) % 4),
+    );
+    const iat = (JSON.parse(text) as { iat?: unknown } | null)?.iat;
+    return typeof iat === 'number' && Number.isFinite(iat) ? iat : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How long a token just received lives, seconds, judged by the service's own clock where the answer
+ * tells it: `expiresAt` less the token's `iat` when it is a JWT that has one (both stamped by the
+ * service), else `expiresAt` less `nowSeconds` (this machine's clock). The two clocks may disagree:
+ * a mock whose clock is set in the past (`clock: () => Date.UTC(2026, 0, 1)`), a skewed host. Judged
+ * by this machine's clock alone, such a token would look expired on arrival, and every call would
+ * log in first.
+ */
+export function tokenLife(
+  answer: Pick<LoginResponse, 'accessToken' | 'expiresAt'>,
+  nowSeconds: number,
+): number {
+  const iat = issuedAt(answer.accessToken);
+  return iat !== undefined && iat <= answer.expiresAt
+    ? answer.expiresAt - iat
+    : answer.expiresAt - nowSeconds;
+}
+
 /** Gets bearer tokens for requests, as the `auth` option says. */
 export class TokenManager {
   readonly #auth: AuthOption | undefined;
@@ -60,11 +102,13 @@ export class TokenManager {
     if (!this.#pending) {
       this.#pending = this.#login(auth.accessKey, auth.secretKey, signal)
         .then((answer) => {
-          const nowSeconds = this.#now() / 1000;
-          const life = answer.expiresAt - nowSeconds;
-          // Refresh 10 minutes before expiry; for short-lived tokens, half-way through their life.
+          const now = this.#now();
+          const life = tokenLife(answer, now / 1000);
+          // Refresh 10 minutes before expiry; for short-lived tokens, half-way through their life. A
+          // life that cannot be known is used until the service refuses the token (401: one login again).
           const margin = Math.min(REFRESH_MARGIN_SECONDS, Math.max(0, life / 2));
-          this.#cached = { token: answer.accessToken, refreshAt: (answer.expiresAt - margin) * 1000 };
+          const refreshAt = life > 0 ? now + (life - margin) * 1000 : Number.POSITIVE_INFINITY;
+          this.#cached = { token: answer.accessToken, refreshAt };
           return answer.accessToken;
         })
         .finally(() => {

@@ -84,7 +84,9 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /**
    * Waits between retries: resolves after `ms` milliseconds (or rejects when `signal` aborts). Default:
-   * a `setTimeout`, which vitest's fake timers drive. A test may pass one that records the waits.
+   * a `setTimeout` until `ms` after the answer that asked for the wait arrived (by `Date.now()`; the
+   * time spent reading the answer counts), which vitest's fake timers drive. A test may pass one that
+   * records the waits: it is given the whole wait.
    */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Headers sent with every request. A `null` value removes a header the client would send. */

@@ -6,17 +6,37 @@ import type { CallInput, WithResponse } from './transport.js';
 
 /**
  * The promise of one call's answer. Await it for the data; call {@link APIPromise.withResponse} for
- * the data with the raw `Response` and the request id. The request starts on first use.
+ * the data with the raw `Response` and the request id. The request starts at once (in the microtask
+ * after the call is made), awaited or not, as a promise's work does: so a test may start a call, then
+ * move fake timers (`await vi.advanceTimersByTimeAsync(2000)` for a `Retry-After: 2`), then await it.
+ * A paged call iterated in the same expression (`.toArray(...)`, `.pages()`, `for await`) is started
+ * by the iteration instead, so `toArray({ limit: 0 })` still sends nothing.
  */
 export class APIPromise<T> extends Promise<T> {
   readonly #fetch: () => Promise<WithResponse<T>>;
   #started: Promise<WithResponse<T>> | undefined;
+  #held = false;
 
-  /** Wraps a call (it is started lazily, once). */
+  /** Wraps a call (it starts in the next microtask, once). */
   constructor(fetch: () => Promise<WithResponse<T>>) {
     // The base promise is a placeholder: every method below reads the call's own promise.
     super((resolve) => resolve(undefined as T));
     this.#fetch = fetch;
+    // `then` on the placeholder (a subclass's species) calls the constructor again with an executor:
+    // only a call starts itself.
+    if (typeof fetch === 'function') {
+      queueMicrotask(() => {
+        if (this.#held || this.#started) return;
+        // Handled here: a call started but never awaited must not end the process with an unhandled
+        // rejection; whoever awaits it later still gets its error.
+        this.withResponse().catch(() => {});
+      });
+    }
+  }
+
+  /** Keeps the call from starting by itself: an iteration that decides whether to send it does. */
+  protected hold(): void {
+    this.#held = true;
   }
 
   /** `then`, `catch` and `finally` return plain promises. */
@@ -84,7 +104,12 @@ export class PagePromise<P, Item> extends APIPromise<P> implements AsyncIterable
   }
 
   /** Every page, in order, starting with the first. */
-  async *pages(): AsyncGenerator<P, void, undefined> {
+  pages(): AsyncGenerator<P, void, undefined> {
+    this.hold();
+    return this.#pages();
+  }
+
+  async *#pages(): AsyncGenerator<P, void, undefined> {
     let page = (await this.withResponse()).data;
     for (let index = 0; ; index++) {
       yield page;
@@ -95,8 +120,13 @@ export class PagePromise<P, Item> extends APIPromise<P> implements AsyncIterable
   }
 
   /** Every item of every page. */
-  async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
-    for await (const page of this.pages()) {
+  [Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
+    this.hold();
+    return this.#everyItem();
+  }
+
+  async *#everyItem(): AsyncGenerator<Item, void, undefined> {
+    for await (const page of this.#pages()) {
       for (const item of this.#items(page)) yield item;
     }
   }
@@ -107,7 +137,12 @@ export class PagePromise<P, Item> extends APIPromise<P> implements AsyncIterable
    * @throws IacmError naming `limit` when it is not a whole number, 0 or more (negative, fractional,
    * not a number, or missing), before any request.
    */
-  async toArray(options: ToArrayOptions): Promise<Item[]> {
+  toArray(options: ToArrayOptions): Promise<Item[]> {
+    this.hold();
+    return this.#toArray(options);
+  }
+
+  async #toArray(options: ToArrayOptions): Promise<Item[]> {
     const limit = options?.limit;
     if (!Number.isInteger(limit) || limit < 0) {
       throw new IacmError(
@@ -117,7 +152,7 @@ export class PagePromise<P, Item> extends APIPromise<P> implements AsyncIterable
     }
     const out: Item[] = [];
     if (limit === 0) return out;
-    for await (const item of this) {
+    for await (const item of this.#everyItem()) {
       out.push(item);
       if (out.length >= limit) break;
     }

@@ -65,14 +65,43 @@ function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
-/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Whether the global timers are fake ones: `@sinonjs/fake-timers`, which vitest's `vi.useFakeTimers()`
+ * and Jest's modern fake timers install, marks each function it puts in place with its `clock`.
+ */
+function fakeTimers(): boolean {
+  const clock: unknown = (globalThis.setTimeout as unknown as { clock?: unknown } | undefined)?.clock;
+  return typeof clock === 'object' && clock !== null;
+}
+
+/**
+ * Where a retry's wait counts from (epoch milliseconds by `Date.now()`). With real timers: when the
+ * answer arrived, as `Retry-After` means. Under fake timers the clock moves only when the test moves
+ * it, so time it moved while the attempt was under way (its login, its schemas and its answer take
+ * real turns of the event loop, and `vi.advanceTimersByTimeAsync` jumps the clock after one) was
+ * moved for the wait: the wait counts from when the attempt began, the call's start for the first.
+ */
+function retryWaitSince(attemptBegan: number, answeredAt: number): number {
+  return fakeTimers() ? attemptBegan : answeredAt;
+}
+
+/**
+ * Waits until `ms` after `since` (epoch milliseconds by `Date.now()`: when the answer that asked for
+ * the wait arrived), or rejects with the signal's reason when it aborts first. The time already
+ * spent since then (reading the answer, loading what reads it) counts, and a wait already over
+ * when it is set resolves without a timer. So under fake timers, a clock moved while the answer was
+ * still being read (`await vi.advanceTimersByTimeAsync(2000)` right after starting a call that gets
+ * a `Retry-After: 2`) ends the wait, as it would end a real one.
+ */
+function sleep(ms: number, signal: AbortSignal | undefined, since: number = Date.now()): Promise<void> {
+  const left = since + ms - Date.now();
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal));
+    if (!(left > 0)) return resolve();
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    }, left);
     const onAbort = () => {
       clearTimeout(timer);
       reject(abortError(signal as AbortSignal));
@@ -172,6 +201,9 @@ export class Transport {
     const opts = requestOptions ?? {};
     const mode: ValidationMode = opts.validation ?? this.options.validation;
     const signal = opts.signal;
+    // When the call began (before its schemas load and its login): under fake timers the first
+    // attempt's retry wait counts from here (see `retryWaitSince`).
+    const began = Date.now();
 
     // The endpoint's schemas: its group's module, imported on the group's first call that validates.
     let schemas: EndpointSchemas | undefined;
@@ -222,6 +254,7 @@ export class Transport {
     let renewed = false;
 
     for (let attempt = 1; ; attempt++) {
+      const attemptBegan = attempt === 1 ? began : Date.now();
       const token = endpoint.auth ? await this.#token(name, signal) : undefined;
       const headers = mergeHeaders(
         { accept: 'application/json' },
@@ -241,6 +274,8 @@ export class Transport {
       }
       const started = Date.now();
       let response: Response;
+      // When the answer (or the failure) came: a retry's wait counts from then.
+      let answeredAt: number;
       try {
         const exchange: { -readonly [K in keyof Exchange]: Exchange[K] } = {
           method: endpoint.method,
@@ -249,7 +284,9 @@ export class Transport {
         if (endpoint.hasBody) exchange.body = JSON.stringify(input.body ?? {});
         if (signal) exchange.signal = signal;
         response = await send(this.#fetch, url, exchange, timeout);
+        answeredAt = Date.now();
       } catch (error) {
+        answeredAt = Date.now();
         const cause = withoutRequest(error);
         if (signal?.aborted) throw new APIUserAbortError(name, cause);
         const failure =
@@ -264,9 +301,10 @@ export class Transport {
           await this.#retry(
             info ?? requestInfo(name, endpoint.method, url, headers, attempt),
             { error: failure },
-            retryDelay(attempt, undefined, Date.now()),
+            retryDelay(attempt, undefined, answeredAt),
             signal,
             name,
+            retryWaitSince(attemptBegan, answeredAt),
           );
           continue;
         }
@@ -319,9 +357,10 @@ export class Transport {
         await this.#retry(
           info ?? requestInfo(name, endpoint.method, url, headers, attempt),
           { status: response.status },
-          retryDelay(attempt, responseHeaders, Date.now()),
+          retryDelay(attempt, responseHeaders, answeredAt),
           signal,
           name,
+          retryWaitSince(attemptBegan, answeredAt),
         );
         continue;
       }
@@ -345,13 +384,16 @@ export class Transport {
     delayMs: number,
     signal: AbortSignal | undefined,
     name: string,
+    since: number,
   ) {
     await this.options.hooks.onRetry?.({ ...info, reason, delayMs });
     this.log.info(`${name}: retrying in ${delayMs} ms (attempt ${info.attempt + 1})`, {
       reason: 'status' in reason ? reason.status : safeMessage(reason.error),
     });
     try {
-      await abortable((this.options.sleep ?? sleep)(delayMs, signal), signal);
+      // A `sleep` option is given the whole wait, as documented; the built-in one counts from the answer.
+      const custom = this.options.sleep;
+      await abortable(custom ? custom(delayMs, signal) : sleep(delayMs, signal, since), signal);
     } catch (error) {
       if (signal?.aborted) throw new APIUserAbortError(name, error);
       throw error;
@@ -469,11 +511,42 @@ function safeMessage(error: unknown, fallback = 'unknown error'): string {
   }
 }
 
-/** Why a fetch failed, as text: its message, else the kind of value it rejected with. */
+/** How many causes under a fetch's error {@link reasonOf} reads at most. */
+const CAUSES_READ = 3;
+
+/** How many characters of each message {@link reasonOf} keeps. */
+const REASON_CHARS = 300;
+
+function cutReason(text: string): string {
+  return text.length > REASON_CHARS ? `${text.slice(0, REASON_CHARS)}…` : text;
+}
+
+/**
+ * Why a fetch failed, as text: its message followed by its causes' (at most {@link CAUSES_READ} deep,
+ * each told once, each cut to {@link REASON_CHARS} characters), else the kind of value it rejected
+ * with. undici (Node's fetch) rejects with `TypeError: fetch failed` and puts why in `cause` (DNS, a
+ * refused connection, or, under msw 3, the unhandled-request strategy's explanation).
+ */
 function reasonOf(error: unknown): string {
   if (typeof error === 'string') return error.length > 200 ? `${error.slice(0, 200)}…` : error;
   const kind = error === null ? 'null' : `${/^[aeiou]/.test(typeof error) ? 'an' : 'a'} ${typeof error}`;
-  return safeMessage(error, `it rejected with ${kind}`);
+  const parts = [cutReason(safeMessage(error, `it rejected with ${kind}`))];
+  let cause = causeOf(error);
+  for (let depth = 0; depth < CAUSES_READ && cause !== undefined; depth += 1) {
+    const message = cutReason(safeMessage(cause, ''));
+    if (message !== '' && !parts.includes(message)) parts.push(message);
+    cause = causeOf(cause);
+  }
+  return parts.join(': ');
+}
+
+/** An error's `cause`, or `undefined` (a getter that throws reads as none). */
+function causeOf(error: unknown): unknown {
+  try {
+    return typeof error === 'object' && error !== null ? (error as { cause?: unknown }).cause : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
