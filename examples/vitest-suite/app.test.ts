@@ -10,15 +10,17 @@
  *   (a webhook delivery, the bot's calls), without sleeps;
  * - `mock.control.respond(...)` gives one request an answer of the contract (an error, a race).
  * `reset()` after each test returns to the scene, so the tests do not depend on each other.
+ * The same file runs on Node 20, 22 and 24, MSW 2 and 3, vitest 4 and 5 (CI runs it on each from the
+ * packed tarballs, typechecked with `skipLibCheck: false`).
  *
  * Run it: `npx vitest run examples/vitest-suite` (in this repository, the `examples` vitest project).
  */
-import { createMockServer, scene, unhandledRequestStrategy } from '@iacm/mock-server';
+import { createMockServer, scene, unhandledRequestOptions } from '@iacm/mock-server';
 import { mockMatchers } from '@iacm/mock-server/vitest';
 import { IacmClient } from '@iacm/sdk';
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDriftBot, DRIFTED_LABEL, findBlockedWorkspaces } from './app.js';
 
 expect.extend(mockMatchers);
@@ -91,8 +93,9 @@ const server = setupServer(
 );
 
 // The client may be created before listen(): it looks the global fetch up at each call.
-// A request elsewhere fails, naming its method and URL, never its body (MSW's own 'error' prints it).
-beforeAll(() => server.listen({ onUnhandledRequest: unhandledRequestStrategy('error') }));
+// A request elsewhere fails, naming its method and URL, never its body (MSW's own 'error' prints it);
+// the options name it as MSW 2 does (onUnhandledRequest) and as MSW 3 does (onUnhandledFrame).
+beforeAll(() => server.listen(unhandledRequestOptions('error')));
 afterEach(async () => await mock.control.reset()); // the scene again: data, journal, one-off answers, faults
 afterAll(() => {
   mock.control.cancelWaits();
@@ -128,6 +131,11 @@ describe('findBlockedWorkspaces', () => {
     expect(mock).toHaveReceivedNothingElse(['auth.login']);
   });
 
+  it('refuses a misspelt endpoint name, in the types and when it runs', () => {
+    // @ts-expect-error: there is no endpoint 'workspaces.serch' (the matchers are typed by endpoint)
+    expect(() => expect(mock).toHaveReceived('workspaces.serch')).toThrow(/workspaces\.search/);
+  });
+
   it('leaves out a workspace deleted between the search and the look at its runs', async () => {
     // The next look at runs answers 404, as the service does for a workspace deleted meanwhile.
     mock.control.respond('workspaces.runs.search', { status: 404 });
@@ -161,6 +169,25 @@ describe('the SDK against the mock', () => {
     // The search got 401 token_expired; the client logged in again and repeated it.
     expect(mock.control.calls('workspaces.search').map((call) => call.status)).toEqual([401, 200]);
     expect(mock).toHaveReceived('auth.login', { times: 1, status: 200 });
+  });
+
+  it("waits out a 429's Retry-After on fake timers: start the call, move the clock, await it", async () => {
+    // A client that really waits (the suite's own skips the waits with `sleep`).
+    const patient = new IacmClient({
+      baseUrl: BASE_URL,
+      auth: { accessKey: account.accessKey, secretKey: account.secretKey },
+      logLevel: 'off',
+    });
+    mock.control.respond('workspaces.search', { status: 429, headers: { 'retry-after': '30' } });
+    vi.useFakeTimers();
+    try {
+      const found = findBlockedWorkspaces(patient);
+      await vi.advanceTimersByTimeAsync(30_000);
+      await expect(found).resolves.toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(mock.control.calls('workspaces.search').map((call) => call.status)).toEqual([429, 200]);
   });
 });
 
@@ -199,5 +226,17 @@ describe('the drift bot', () => {
       body: { labels: ['prod', DRIFTED_LABEL] },
       status: 200,
     });
+  });
+
+  it('starts again from the scene when reset right after a delivery', async () => {
+    const delivered = mock.control.nextDelivery({ kind: 'Drift' });
+    mock.control.recordFinding((await stackOf('payments-prod')).id, { kind: 'Drift' });
+    expect(await delivered).toMatchObject({ status: 200, outcome: 'delivered' });
+
+    await mock.control.reset(); // at once, in the turn the delivery was told
+
+    const [workspace] = await client.workspaces.search({ searchValue: 'payments-prod', pageSize: 1 });
+    expect(workspace?.labels).toEqual(['prod']);
+    expect(mock.control.webhooks.deliveries()).toEqual([]);
   });
 });
