@@ -38,7 +38,13 @@ export default defineConfig({
         include: ['tests/**/*.test.ts'],
         exclude: [...exclude, 'tests/packed/**'],
       }),
-      project({ name: 'examples', include: ['examples/**/*.test.ts'], exclude }),
+      // examples/vitest-sessions runs with its own config (a global setup, four workers):
+      // tests/examples-sessions.test.ts runs it.
+      project({
+        name: 'examples',
+        include: ['examples/**/*.test.ts'],
+        exclude: [...exclude, 'examples/vitest-sessions/**'],
+      }),
     ],
   },
 });

@@ -10,6 +10,8 @@ export const alias = {
   '@iacm/sdk': here('./packages/sdk/src/index.ts'),
   '@iacm/mock-server/node': here('./packages/mock-server/src/node.ts'),
   '@iacm/mock-server/vitest': here('./packages/mock-server/src/vitest.ts'),
+  '@iacm/mock-server/remote': here('./packages/mock-server/src/remote.ts'),
+  '@iacm/mock-server/vitest-setup': here('./packages/mock-server/src/vitest-setup.ts'),
   '@iacm/mock-server': here('./packages/mock-server/src/index.ts'),
   '@iacm/webhook-receiver/node': here('./packages/webhook-receiver/src/node.ts'),
   '@iacm/webhook-receiver': here('./packages/webhook-receiver/src/index.ts'),

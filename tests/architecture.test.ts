@@ -24,8 +24,11 @@ type Layers = readonly { layer: string; segments: readonly string[] }[];
  * saying why it sits where it does; the test fails until it is.
  */
 const MOCK_LAYERS: Layers = [
-  // Entry points: the package's public entries and the CLI.
-  { layer: 'entry', segments: ['index.ts', 'node.ts', 'cli.ts', 'vitest.ts'] },
+  // Entry points: the package's public entries (remote.ts: the standalone mock's typed control client) and the CLI.
+  {
+    layer: 'entry',
+    segments: ['index.ts', 'node.ts', 'cli.ts', 'vitest.ts', 'remote.ts', 'vitest-setup.ts'],
+  },
   // MSW and node:http adapters, CLI option parsing, the landing page and the request log.
   { layer: 'adapters', segments: ['adapters'] },
   // The top of the core: MockCore, which wires every part below; its options; reset; its own secrets.
@@ -397,8 +400,13 @@ describe('the layering rules', () => {
     );
   });
 
-  it("keeps the control table's declaration half free of the core, msw and node: (a client is generated from it)", () => {
-    const start = ['table.ts', 'declare.ts', 'docs-table.ts'].map((f) => `mock-server/src/control/${f}`);
+  it("keeps the control table's declaration half and the remote client free of the core, msw and node: (the client is generated from it)", () => {
+    const start = [
+      ...['table.ts', 'declare.ts', 'docs-table.ts', 'remote-wire.ts'].map(
+        (f) => `mock-server/src/control/${f}`,
+      ),
+      'mock-server/src/remote.ts',
+    ];
     const seen = new Set<string>();
     const packages = new Set<string>();
     const queue = [...start];
@@ -424,5 +432,6 @@ describe('the layering rules', () => {
       [...packages].filter((name) => name === 'msw' || name.startsWith('msw/') || name.startsWith('node:')),
     ).toEqual([]);
     expect(files).toContain('control/table.ts');
+    expect(files).toContain('remote.ts');
   });
 });

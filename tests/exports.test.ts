@@ -28,6 +28,16 @@ const entries = [
     list: 'mock-server-vitest.txt',
   },
   {
+    name: '@iacm/mock-server/remote',
+    source: 'packages/mock-server/src/remote.ts',
+    list: 'mock-server-remote.txt',
+  },
+  {
+    name: '@iacm/mock-server/vitest-setup',
+    source: 'packages/mock-server/src/vitest-setup.ts',
+    list: 'mock-server-vitest-setup.txt',
+  },
+  {
     name: '@iacm/webhook-receiver',
     source: 'packages/webhook-receiver/src/index.ts',
     list: 'webhook-receiver.txt',

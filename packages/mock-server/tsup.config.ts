@@ -2,7 +2,13 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', node: 'src/node.ts', vitest: 'src/vitest.ts' },
+    entry: {
+      index: 'src/index.ts',
+      node: 'src/node.ts',
+      vitest: 'src/vitest.ts',
+      remote: 'src/remote.ts',
+      'vitest-setup': 'src/vitest-setup.ts',
+    },
     format: ['esm', 'cjs'],
     dts: true,
     clean: false,

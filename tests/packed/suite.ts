@@ -61,6 +61,18 @@ export const examplesSuite: Readonly<Record<string, string>> = Object.fromEntrie
   ]),
 );
 
+/** The four-worker sessions example of `examples/vitest-sessions`, as its files. */
+export const sessionsSuite: Readonly<Record<string, string>> = Object.fromEntries(
+  [
+    'vitest.config.ts',
+    'all-at-once.ts',
+    'faults.test.ts',
+    'deletes.test.ts',
+    'clock.test.ts',
+    'answers.test.ts',
+  ].map((file) => [file, readFileSync(join(root, 'examples', 'vitest-sessions', file), 'utf8')]),
+);
+
 /** How many tests `examples/vitest-suite/app.test.ts` declares (each `it(` at a line's start). */
 export const examplesSuiteTests = (examplesSuite['app.test.ts'] ?? '').match(/^\s*it\(/gm)?.length ?? 0;
 
@@ -163,6 +175,9 @@ export function lineSuite(line: Line): void {
           Object.entries(examplesSuite).map(([file, text]) => [`examples-suite/${file}`, text]),
         ),
         'vitest.examples.config.mjs': EXAMPLES_CONFIG,
+        ...Object.fromEntries(
+          Object.entries(sessionsSuite).map(([file, text]) => [`sessions-suite/${file}`, text]),
+        ),
         ...(line.jest ? jestSuite : {}),
       });
       handsOver = await shellHandsOver(dir, env);
@@ -239,6 +254,34 @@ export function lineSuite(line: Line): void {
 
     it("type-checks the examples' vitest suite with skipLibCheck: false (matchers typed on this vitest)", async () => {
       expect(await typeCheck(dir, 'examples', 'ESNext', 'Bundler', examplesSuite, ['node'])).toBe('');
+    }, 120_000);
+
+    it('runs the sessions example: four files in four workers on one mock (globalSetup, useMockSession, remote matchers)', async () => {
+      const ran = await run(
+        join(dir, 'node_modules', '.bin', 'vitest'),
+        [
+          'run',
+          '--config',
+          'sessions-suite/vitest.config.ts',
+          '--reporter=json',
+          `--outputFile=${join(dir, 'sessions-report.json')}`,
+        ],
+        { cwd: dir, env, timeoutMs: 120_000 },
+      );
+      const reportFile = join(dir, 'sessions-report.json');
+      const report = (
+        existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : { report: 'none written' }
+      ) as { numPassedTests?: number; numFailedTests?: number };
+      expect({ code: ran.code, ...report }, `${ran.stdout}\n${ran.stderr}`).toMatchObject({
+        code: 0,
+        numPassedTests: 4,
+        numFailedTests: 0,
+      });
+    }, 120_000);
+
+    it('type-checks the sessions example with skipLibCheck: false', async () => {
+      const { 'vitest.config.ts': _config, ...sources } = sessionsSuite;
+      expect(await typeCheck(dir, 'sessions', 'ESNext', 'Bundler', sources, ['node'])).toBe('');
     }, 120_000);
 
     it('verifies webhook deliveries in an Express app', async () => {

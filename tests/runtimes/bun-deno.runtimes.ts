@@ -7,10 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { listen } from '../../packages/mock-server/src/node.js';
 import { createConsumer, envFor, root, run, runOk, STOPS, startAndStop, writeFiles } from '../packed/lib.js';
 import { expectCleanStop, lastJson } from '../packed/suite.js';
 import { pinned, requireTools, timed, tools, workerdDate } from './lib.js';
-import { COMPATIBILITY_DATE, runtimeExpected, runtimeProgram } from './programs.js';
+import {
+  COMPATIBILITY_DATE,
+  remoteExpected,
+  remoteProgram,
+  runtimeExpected,
+  runtimeProgram,
+} from './programs.js';
 
 /** How each runtime is run: the commands a user types, with the fewest permissions that work. */
 interface Runtime {
@@ -84,7 +91,7 @@ describe('the packed tarballs on Bun and Deno', () => {
     await timed('npm install of the tarballs and msw (Bun and Deno project)', () =>
       createConsumer(dir, prepared, { msw: '^2.15' }, env),
     );
-    writeFiles(dir, { 'program.mjs': runtimeProgram });
+    writeFiles(dir, { 'program.mjs': runtimeProgram, 'remote.mjs': remoteProgram });
   }, 180_000);
 
   describe.each(RUNTIMES)('$name', (runtime) => {
@@ -103,6 +110,25 @@ describe('the packed tarballs on Bun and Deno', () => {
         { code: ran.code, out: lastJson(ran.stdout) },
         `${runtime.name} exited ${ran.code ?? ran.signal}\n${ran.stdout}\n${ran.stderr}`,
       ).toEqual({ code: 0, out: { runtime: runtime.version, ...runtimeExpected } });
+    });
+
+    it("drives a standalone mock's control plane with the typed remote client (@iacm/mock-server/remote)", async () => {
+      const mock = await listen({ port: 0, sizes: { workspaces: 4 } });
+      try {
+        const args =
+          runtime.name === 'Deno'
+            ? ['run', '--node-modules-dir=manual', '--allow-env', '--allow-net', 'remote.mjs']
+            : runtime.program('remote.mjs');
+        const ran = await timed(`${runtime.name}: remote client`, () =>
+          run(runtime.bin, args, { cwd: dir, env: { ...env, MOCK_URL: mock.url }, timeoutMs: 60_000 }),
+        );
+        expect(
+          { code: ran.code, out: lastJson(ran.stdout) },
+          `${runtime.name} exited ${ran.code ?? ran.signal}\n${ran.stdout}\n${ran.stderr}`,
+        ).toEqual({ code: 0, out: remoteExpected });
+      } finally {
+        await mock.close();
+      }
     });
 
     it.each(STOPS)(

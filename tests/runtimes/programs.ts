@@ -200,3 +200,36 @@ const sdkWorker :Workerd.Worker = (
 );
 `;
 }
+
+/**
+ * The standalone mock's typed control client (`@iacm/mock-server/remote`, no msw, no \`node:\`) in Bun
+ * and Deno: a session made and ended, a fault added and listed, a bad fault refused with a
+ * `MockControlError`, the session's journal read in the in-process shape. The mock's URL comes in
+ * `MOCK_URL`. It prints one JSON line.
+ */
+export const remoteProgram = `import { connect, MockControlError } from '@iacm/mock-server/remote';
+
+const url = typeof Deno !== 'undefined' ? Deno.env.get('MOCK_URL') : process.env.MOCK_URL;
+const root = connect(url);
+const session = await root.createSession({ sizes: { workspaces: 4 } });
+const remote = connect(url, { session: session.id });
+await remote.addFault({ endpoint: 'workspaces.search', status: 503, times: 1 });
+const faults = (await remote.faults()).map((fault) => fault.status);
+let refused;
+try {
+  await remote.addFault({ endpoint: 'workspaces.serch', status: 500 });
+} catch (error) {
+  refused = { controlError: error instanceof MockControlError, status: error.status, code: error.code };
+}
+const calls = await remote.calls('workspaces.search');
+await root.endSession(session.id);
+console.log(JSON.stringify({ accounts: session.accounts.length, faults, refused, calls }));
+`;
+
+/** What {@link remoteProgram} prints. */
+export const remoteExpected = {
+  accounts: 3,
+  faults: [503],
+  refused: { controlError: true, status: 400, code: 'validation_failed' },
+  calls: [],
+};

@@ -10,7 +10,9 @@
  * expect(mock).toHaveReceivedNothingElse();
  * ```
  *
- * `mock` is what `createMockServer` answers, or a `MockCore`. The matchers read the journal
+ * `mock` is what `createMockServer` answers, or a `MockCore`, or the remote client of a standalone
+ * mock (`connect` of `@iacm/mock-server/remote`): then the matchers answer a Promise, so await them
+ * (`await expect(remote).toHaveReceived(...)`). The matchers read the journal
  * (`control.calls(name)`, `control.journal()`), so they see what the journal keeps (the last
  * `journalLimit` requests, 500 by default). Their failure messages list the calls that did arrive
  * (at most 20 lines, each body shown in at most 100 characters). Importing this entry also types
@@ -19,13 +21,20 @@
  *
  * @packageDocumentation
  */
+
+import { type ClientOptions, IacmClient } from '@iacm/sdk';
 import type { EndpointName } from '@iacm/sdk/contract';
 import type { Matcher, MatcherState } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { ControlPlane } from './control/plane.js';
+import { PROVIDED_MOCK_TOKEN, PROVIDED_MOCK_URL, REMOTE_BRAND } from './control/remote-wire.js';
 import type { EndpointBody, EndpointParams, EndpointQuery } from './operations/operation.js';
 import { checkEndpointName } from './pipeline/endpoint-name.js';
 import type { JournalEntry } from './pipeline/journal.js';
 import type { JournalCall } from './pipeline/journal-calls.js';
+import { connect, type RemoteMock } from './remote.js';
+import type { Scene } from './store/seed/scene.js';
+import type { MockAccount, SeedSizes } from './store/state.js';
 
 /** What the matchers take as `mock`: anything with the mock's control plane (a `MockServer`, a `MockCore`). */
 export interface MockWithControl {
@@ -116,15 +125,49 @@ function claimed(state: MatcherState, control: object): Set<string> {
   return claim.keys;
 }
 
-/** The control plane of `mock`, or a TypeError saying what the matcher takes. */
-function controlOf(mock: unknown, matcher: string): MockWithControl['control'] {
+/** The remote client's journal reads (`connect` of `@iacm/mock-server/remote`), as the matchers use them. */
+interface RemoteJournal {
+  calls(name: EndpointName): Promise<JournalCall[]>;
+  journal(limit?: number): Promise<JournalEntry[]>;
+}
+
+/** Where a matcher reads the journal: in process (at once), or a remote client (a Promise). */
+type JournalSource =
+  | { readonly remote: false; readonly key: object; readonly control: MockWithControl['control'] }
+  | { readonly remote: true; readonly key: object; readonly control: RemoteJournal };
+
+/** The journal of `mock`, or a TypeError saying what the matcher takes. */
+function sourceOf(mock: unknown, matcher: string): JournalSource {
+  if (typeof mock === 'object' && mock !== null && (mock as Record<symbol, unknown>)[REMOTE_BRAND] === true) {
+    return { remote: true, key: mock, control: mock as unknown as RemoteJournal };
+  }
   const control = (mock as { control?: Partial<ControlPlane> } | null | undefined)?.control;
   if (typeof control?.calls === 'function' && typeof control.journal === 'function') {
-    return control as MockWithControl['control'];
+    return { remote: false, key: control, control: control as MockWithControl['control'] };
   }
   throw new TypeError(
-    `${matcher}: expected the mock (what createMockServer returns, or a MockCore), received ${mock === null ? 'null' : typeof mock}`,
+    `${matcher}: expected the mock (what createMockServer returns, a MockCore, or connect()'s remote client), received ${mock === null ? 'null' : typeof mock}`,
   );
+}
+
+/**
+ * Runs `judge` on what it reads of the journal: at once in process, once both reads arrived for a
+ * remote client (`calls` only when a name is given).
+ */
+function withJournal<T>(
+  source: JournalSource,
+  name: EndpointName | undefined,
+  judge: (calls: JournalCall[], entries: JournalEntry[]) => T,
+): T | Promise<T> {
+  if (!source.remote) {
+    const { control } = source;
+    return judge(name === undefined ? [] : control.calls(name), control.journal());
+  }
+  const { control } = source;
+  return (async () => {
+    const calls = name === undefined ? [] : await control.calls(name);
+    return judge(calls, await control.journal());
+  })();
 }
 
 /** At most {@link PREVIEW_CHARS} characters of `text`. */
@@ -149,9 +192,9 @@ function callLine(entry: JournalEntry): string {
   return `  ${entry.id} ${entry.method} ${cut(entry.path)} -> ${entry.status} ${entry.endpoint ?? '(no endpoint)'}: ${preview(body)}`;
 }
 
-/** The API calls the journal holds (the control plane's own requests left out), oldest first. */
-function apiEntries(control: MockWithControl['control']): JournalEntry[] {
-  return control.journal().filter((entry) => entry.endpoint !== 'control');
+/** The API calls of journal entries (the control plane's own requests left out), oldest first. */
+function apiEntries(entries: readonly JournalEntry[]): JournalEntry[] {
+  return entries.filter((entry) => entry.endpoint !== 'control');
 }
 
 /** The listing of `entries` under `title`, at most {@link LISTED_CALLS} lines of calls (the last ones). */
@@ -196,44 +239,54 @@ function toHaveReceived(
   mock: unknown,
   name: EndpointName,
   expected: ReceivedExpectation = {},
-): MatcherResult {
-  const control = controlOf(mock, 'toHaveReceived');
+): MatcherResult | Promise<MatcherResult> {
+  const source = sourceOf(mock, 'toHaveReceived');
   const { times } = expected;
   if (times !== undefined && !(Number.isInteger(times) && times >= 0)) {
     throw new TypeError(`toHaveReceived: times: expected a non-negative integer, received ${String(times)}`);
   }
-  const calls = control.calls(name);
-  const matched = calls.filter((call) => matches(this, call, expected));
-  const pass = times === undefined ? matched.length > 0 : matched.length === times;
-  if (pass && !this.isNot) {
-    const keys = claimed(this, control);
-    for (const call of matched) keys.add(keyOf(call));
-  }
-  const wanted = `${name} ${timesText(times)}${describeExpectation(this, expected)}`;
-  return {
-    pass,
-    message: () => {
-      const ids = new Set(matched.map(keyOf));
-      const matchedEntries = apiEntries(control).filter((entry) => ids.has(keyOf(entry)));
-      return this.isNot
-        ? `expected the mock not to have received ${wanted}, but ${matched.length} of its ${calls.length} calls of ${name} matched\n${listing('matching calls', matchedEntries)}`
-        : `expected the mock to have received ${wanted}, but ${matched.length} of its ${calls.length} calls of ${name} matched\n${listing('calls that arrived', apiEntries(control))}`;
-    },
-  };
+  return withJournal(source, name, (calls, entries) => {
+    const matched = calls.filter((call) => matches(this, call, expected));
+    const pass = times === undefined ? matched.length > 0 : matched.length === times;
+    if (pass && !this.isNot) {
+      const keys = claimed(this, source.key);
+      for (const call of matched) keys.add(keyOf(call));
+    }
+    const wanted = `${name} ${timesText(times)}${describeExpectation(this, expected)}`;
+    return {
+      pass,
+      message: () => {
+        const ids = new Set(matched.map(keyOf));
+        const matchedEntries = apiEntries(entries).filter((entry) => ids.has(keyOf(entry)));
+        return this.isNot
+          ? `expected the mock not to have received ${wanted}, but ${matched.length} of its ${calls.length} calls of ${name} matched\n${listing('matching calls', matchedEntries)}`
+          : `expected the mock to have received ${wanted}, but ${matched.length} of its ${calls.length} calls of ${name} matched\n${listing('calls that arrived', apiEntries(entries))}`;
+      },
+    };
+  });
 }
 
 function toHaveReceivedNothingElse(
   this: MatcherState,
   mock: unknown,
   names: readonly EndpointName[] = [],
-): MatcherResult {
-  const control = controlOf(mock, 'toHaveReceivedNothingElse');
+): MatcherResult | Promise<MatcherResult> {
+  const source = sourceOf(mock, 'toHaveReceivedNothingElse');
   if (!Array.isArray(names)) {
     throw new TypeError('toHaveReceivedNothingElse: expected a list of endpoint names, or nothing');
   }
   const allowed = new Set<string>(names.map((name) => checkEndpointName(name, 'body')));
-  const keys = claimed(this, control);
-  const others = apiEntries(control).filter(
+  return withJournal(source, undefined, (_calls, entries) => nothingElse(this, source, allowed, entries));
+}
+
+function nothingElse(
+  state: MatcherState,
+  source: JournalSource,
+  allowed: ReadonlySet<string>,
+  entries: readonly JournalEntry[],
+): MatcherResult {
+  const keys = claimed(state, source.key);
+  const others = apiEntries(entries).filter(
     (entry) => !keys.has(keyOf(entry)) && !(entry.endpoint !== undefined && allowed.has(entry.endpoint)),
   );
   const besides =
@@ -243,7 +296,7 @@ function toHaveReceivedNothingElse(
   return {
     pass: others.length === 0,
     message: () =>
-      this.isNot
+      state.isNot
         ? `expected the mock to have received calls besides ${besides}, but it received none`
         : `expected the mock to have received nothing besides ${besides}\n${listing('other calls that arrived', others)}`,
   };
@@ -259,3 +312,121 @@ export const mockMatchers: {
   /** `expect(mock).toHaveReceivedNothingElse(names?)` ({@link MockMatchers.toHaveReceivedNothingElse}). */
   readonly toHaveReceivedNothingElse: Matcher;
 } = Object.freeze({ toHaveReceived, toHaveReceivedNothingElse });
+
+/** What a test file's session is made of ({@link useMockSession}); the mock's own seed and sizes by default. */
+export interface MockSessionOptions {
+  /** The session's seed. */
+  readonly seed?: number | string;
+  /** The session's sizes. */
+  readonly sizes?: Partial<SeedSizes>;
+  /** A scene instead of a seed. */
+  readonly scene?: Scene;
+  /** The mock's URL; default what `@iacm/mock-server/vitest-setup` provided (`inject('iacmMockUrl')`). */
+  readonly url?: string;
+  /** The mock's control token; default what the global setup provided. */
+  readonly controlToken?: string;
+}
+
+/** A test file's own session of the run's standalone mock ({@link useMockSession}). */
+export interface MockSession {
+  /** The session's remote control client (`connect(url, { session })`): `await session.remote.reset()`. */
+  readonly remote: RemoteMock;
+  /** The session's id (`X-Iacm-Mock-Session`). */
+  readonly id: string;
+  /** The mock's URL. */
+  readonly url: string;
+  /** The session's accounts, the primary first, with their key pairs. */
+  readonly accounts: readonly MockAccount[];
+  /** The options of an `IacmClient` of this session: its base URL, the primary's keys, the session header. */
+  clientOptions(extra?: ClientOptions): ClientOptions;
+  /** An `IacmClient` of this session, logged in as the primary account (`extra` overrides). */
+  client(extra?: ClientOptions): IacmClient;
+}
+
+/**
+ * Gives the test file (or the `describe` it is called in) a session of its own on the run's standalone
+ * mock: created in a `beforeAll`, ended in an `afterAll`, so parallel workers never see each other's
+ * data, journal, faults, clock or resets. Call it at the top of the file; read its members in hooks
+ * and tests. The mock comes from `globalSetup: ['@iacm/mock-server/vitest-setup']` (or `url`). Each
+ * session counts against the mock's memory budget (`budget.sessionBytes`) and `sessions.max`.
+ *
+ * @example
+ * ```ts
+ * const session = useMockSession({ sizes: { workspaces: 5 } });
+ * it('searches', async () => {
+ *   await session.client().workspaces.search({});
+ *   await expect(session.remote).toHaveReceived('workspaces.search', { times: 1 });
+ * });
+ * ```
+ */
+export function useMockSession(options: MockSessionOptions = {}): MockSession {
+  let made:
+    | { remote: RemoteMock; id: string; url: string; accounts: MockAccount[]; end: () => Promise<void> }
+    | undefined;
+  const ready = () => {
+    if (!made) {
+      throw new Error(
+        'useMockSession: the session is made in a beforeAll hook: read it in a hook or a test, not while the file loads',
+      );
+    }
+    return made;
+  };
+  beforeAll(async () => {
+    const url = options.url ?? inject(PROVIDED_MOCK_URL);
+    if (typeof url !== 'string') {
+      throw new Error(
+        "useMockSession: no mock URL: add globalSetup: ['@iacm/mock-server/vitest-setup'] to the vitest config, or pass { url }",
+      );
+    }
+    const token = options.controlToken ?? inject(PROVIDED_MOCK_TOKEN);
+    const access = token === undefined ? {} : { controlToken: token };
+    const root = connect(url, access);
+    const source: { seed?: number | string; sizes?: Partial<SeedSizes>; scene?: Scene } = {};
+    if (options.seed !== undefined) source.seed = options.seed;
+    if (options.sizes !== undefined) source.sizes = options.sizes;
+    if (options.scene !== undefined) source.scene = options.scene;
+    const created = await root.createSession(source);
+    made = {
+      remote: connect(url, { ...access, session: created.id }),
+      id: created.id,
+      url,
+      accounts: created.accounts,
+      end: () => root.endSession(created.id),
+    };
+  });
+  afterAll(async () => {
+    const ending = made;
+    made = undefined;
+    // Already ended (the mock closed, the session idled out): nothing is left to end.
+    await ending?.end().catch(() => {});
+  });
+  const session: MockSession = {
+    get remote() {
+      return ready().remote;
+    },
+    get id() {
+      return ready().id;
+    },
+    get url() {
+      return ready().url;
+    },
+    get accounts() {
+      return ready().accounts;
+    },
+    clientOptions(extra = {}) {
+      const { url, id, accounts } = ready();
+      const [primary] = accounts;
+      if (!primary) throw new Error('useMockSession: the session has no account');
+      return {
+        baseUrl: url,
+        auth: { accessKey: primary.accessKey, secretKey: primary.secretKey },
+        ...extra,
+        headers: { ...extra.headers, 'X-Iacm-Mock-Session': id },
+      };
+    },
+    client(extra) {
+      return new IacmClient(session.clientOptions(extra));
+    },
+  };
+  return session;
+}

@@ -43,7 +43,7 @@ describe('toHaveReceived', () => {
       'toHaveReceived: times: expected a non-negative integer, received -1',
     );
     expect(() => expect({}).toHaveReceived('health')).toThrow(
-      'toHaveReceived: expected the mock (what createMockServer returns, or a MockCore), received object',
+      "toHaveReceived: expected the mock (what createMockServer returns, a MockCore, or connect()'s remote client), received object",
     );
   });
 

@@ -16,8 +16,7 @@ import { HttpError } from '../errors.js';
 import { clip } from '../http/objects.js';
 import { randomHex } from './secrets.js';
 
-/** The request header that selects a session (names in any case). */
-export const SESSION_HEADER = 'x-iacm-mock-session';
+export { SESSION_HEADER } from '../control/remote-wire.js';
 
 /** How many sessions a mock keeps, and how long an unused one lives. */
 export interface SessionBounds {

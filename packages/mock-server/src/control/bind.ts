@@ -20,6 +20,7 @@ import {
   type ControlSignature,
   type ControlTable,
   type ControlTransport,
+  controlMembersOf,
   controlRows,
   type IsSync,
   type PathParams,
@@ -212,12 +213,10 @@ export function controlMethodsOf<T extends ControlTable>(
   handlers: ControlHandlers<T>,
   base: () => ControlBase,
 ): ControlMethodsOf<T> {
-  const out: Record<string, unknown> = {};
   const bound = handlers as unknown as Record<string, AnyHandler>;
   const rows: ReadonlyMap<string, ControlDeclaration> = new Map(controlRows(table));
-  for (const [name, declaration] of rows) {
-    if (!declaration.call) continue;
-    const method = declaration.call.sync
+  const out = controlMembersOf(table, (name, declaration) =>
+    declaration.call?.sync
       ? (...args: unknown[]) => callRow(rows, bound, name, base, args)
       : (...args: unknown[]) => {
           try {
@@ -225,16 +224,7 @@ export function controlMethodsOf<T extends ControlTable>(
           } catch (error) {
             return Promise.reject(error);
           }
-        };
-    const dot = name.indexOf('.');
-    if (dot < 0) {
-      out[name] = method;
-    } else {
-      const group = name.slice(0, dot);
-      if (out[group] === undefined) out[group] = {};
-      const members = out[group] as Record<string, unknown>;
-      members[name.slice(dot + 1)] = method;
-    }
-  }
+        },
+  );
   return out as ControlMethodsOf<T>;
 }

@@ -350,3 +350,28 @@ export function controlRows(table: ControlTable): Array<readonly [string, AnyCon
   }
   return rows;
 }
+
+/**
+ * The members a table's rows with an in-process method give, each made by `make`: `out[name]`, and
+ * `out[group][member]` for a row named `group.member`. The in-process methods (`bind.ts`) and the
+ * remote client's (`remote.ts`) are both laid out by it, so they have the same names.
+ */
+export function controlMembersOf(
+  table: ControlTable,
+  make: (name: string, row: AnyControlDeclaration) => unknown,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, row] of controlRows(table)) {
+    if (!row.call) continue;
+    const method = make(name, row);
+    const dot = name.indexOf('.');
+    if (dot < 0) {
+      out[name] = method;
+    } else {
+      const group = name.slice(0, dot);
+      if (out[group] === undefined) out[group] = {};
+      (out[group] as Record<string, unknown>)[name.slice(dot + 1)] = method;
+    }
+  }
+  return out;
+}

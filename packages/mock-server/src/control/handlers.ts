@@ -10,6 +10,7 @@ import type { ScenarioAnswer } from '../domain/scenario.js';
 import { HttpError, notFound } from '../errors.js';
 import { checkMove, instantOf } from '../pipeline/clock.js';
 import { checkEndpointName } from '../pipeline/endpoint-name.js';
+import { toCall } from '../pipeline/journal-calls.js';
 import type { ControlHandlers } from './bind.js';
 import { journalListingLimit, queryNumber } from './journal.js';
 import { bodyRateLimit } from './rate-limit.js';
@@ -73,11 +74,12 @@ export const CONTROL_HANDLERS: ControlHandlers<ControlTableOf> = {
   play: async ({ deps, body }) => (await deps.load(body)) as ScenarioAnswer,
   scenarioProgress: ({ deps }) => deps.scenarioProgress(),
   budget: ({ deps }) => deps.budget(),
-  journal: ({ deps, query }) =>
-    deps.journal.list(
-      journalListingLimit(queryNumber(query.limit)),
-      query.endpoint === undefined ? undefined : checkEndpointName(query.endpoint),
-    ),
+  // With ?endpoint=, the entries as `control.calls(name)` answers them (one shape in process and over HTTP).
+  journal: ({ deps, query }) => {
+    const limit = journalListingLimit(queryNumber(query.limit));
+    if (query.endpoint === undefined) return deps.journal.list(limit);
+    return deps.journal.list(limit, checkEndpointName(query.endpoint)).map((entry) => toCall(entry));
+  },
   clearJournal: ({ deps }) => deps.journal.clear(),
   waitFor: ({ deps, body, signal }) => deps.waiters.waitFor(deps.journal, body, signal),
   waitForQuery: ({ deps, query, signal }) => {

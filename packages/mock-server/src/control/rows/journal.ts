@@ -7,7 +7,7 @@
 import type { EndpointName } from '@iacm/sdk/contract';
 import type { DeliveryAttempt } from '../../domain/webhooks.js';
 import type { JournalEntry } from '../../pipeline/journal.js';
-import { type JournalCall, toCall } from '../../pipeline/journal-calls.js';
+import type { JournalCall } from '../../pipeline/journal-calls.js';
 import type { NextDeliveryOptions, WaitForOptions } from '../../pipeline/waiters.js';
 import { answers, type ControlTransport, capability } from '../declare.js';
 import { JournalListingQuery } from '../journal.js';
@@ -36,6 +36,8 @@ export const JOURNAL_ROWS = {
       args: (limit) => ({ query: { limit } }),
       docs: 'control.journal(n)',
     },
+    // With ?endpoint=, the route answers `calls(name)`'s entries (the `calls` row goes through it).
+    answer: answers<JournalEntry[] | JournalCall[]>(),
     docs: { about: 'the last requests (bounded by `journalLimit`, 500), credentials redacted' },
     writes: [],
     option: {
@@ -55,11 +57,10 @@ export const JOURNAL_ROWS = {
       params: ['name'],
       // Always sent: a missing or wrong name is a 400 naming `query.endpoint` and the closest names.
       args: (name) => ({ query: { endpoint: String(name) } }),
-      result: (entries: JournalEntry[]) => entries.map((entry) => toCall(entry)),
     },
     docs: {
       about:
-        "that endpoint's entries, oldest first (typed in process); an unknown name → 400 naming the closest",
+        "that endpoint's entries as `{ endpoint, requestId, params, query, body, status, ... }`, oldest first, in process and over HTTP (typed); an unknown name → 400 naming the closest",
       request: '`GET /__mock/journal?endpoint=workspaces.search`',
     },
     writes: [],
