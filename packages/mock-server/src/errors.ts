@@ -11,6 +11,7 @@ import {
   zodIssues,
 } from '@iacm/sdk/contract';
 import type * as z from 'zod';
+import { memberSuggestions } from './errors/suggest.js';
 import { clip } from './http/objects.js';
 
 /** An error answer on its way out of a handler: thrown, then turned into the error body. */
@@ -84,6 +85,7 @@ export function problemIssues(problems: readonly Problem[], root: string): Field
       path: '',
       message: `${root}: ${more} more problem${more > 1 ? 's' : ''} not listed`,
       received: `${more} more`,
+      omitted: more,
     });
   }
   return issues;
@@ -94,10 +96,39 @@ export function problemIssues(problems: readonly Problem[], root: string): Field
  * {@link MAX_LISTED_PROBLEMS}, then a count), its path under the body, its message under `root`
  * (`scene.accounts[0].workspaces[0].colour: unknown member "colour"; ...`).
  */
-export function shapeError(error: z.ZodError, input: unknown, root: string): HttpError {
+export function shapeError(error: z.ZodError, input: unknown, root: string, schema?: z.ZodType): HttpError {
   const label = (where: string) => `${root}${where ? `.${where}` : ''}`;
-  const issues = zodIssues(error, input, { label, max: MAX_LISTED_PROBLEMS });
-  return validationError(issues.map((issue) => ({ location: 'body' as const, ...issue })));
+  const suggestions = schema ? memberSuggestions(error, schema) : undefined;
+  const issues = zodIssues(error, input, { label, max: MAX_LISTED_PROBLEMS }).map((issue) => {
+    const meant = suggestions?.get(issue.path);
+    return {
+      location: 'body' as const,
+      ...issue,
+      ...(meant === undefined ? {} : { message: `${issue.message} (did you mean "${meant}"?)` }),
+    };
+  });
+  return listedError(issues);
+}
+
+/** How many characters of each issue's message {@link listedError} keeps in its message. */
+const LISTED_MESSAGE_CHARS = 300;
+
+/**
+ * A 400 `validation_failed` whose message lists every issue (each cut to 300 characters, at most
+ * {@link MAX_LISTED_PROBLEMS}, then how many more), not only the first: for data a user wrote whole
+ * (a scene, a scenario, a snapshot), where fixing one problem at a time would take a run per problem.
+ */
+export function listedError(issues: FieldIssue[]): HttpError {
+  if (issues.length <= 1) return validationError(issues);
+  const cutMessage = (text: string) =>
+    text.length > LISTED_MESSAGE_CHARS ? `${text.slice(0, LISTED_MESSAGE_CHARS)}…` : text;
+  const listed = issues.filter((issue) => issue.omitted === undefined);
+  const omitted = issues.reduce((sum, issue) => sum + (issue.omitted ?? 0), 0);
+  const [first, ...rest] = listed.map((issue) => cutMessage(issue.message));
+  const others = rest.length + omitted;
+  const unlisted = omitted > 0 ? `${rest.length > 0 ? '; ' : ''}${omitted} not listed` : '';
+  const message = others === 0 ? `${first}` : `${first} (and ${others} more: ${rest.join('; ')}${unlisted})`;
+  return new HttpError(400, 'validation_failed', message, { issues });
 }
 
 /**

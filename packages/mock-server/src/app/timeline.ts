@@ -213,7 +213,7 @@ export class Timeline {
         recordFindingOnStack(accounts, step.stackId, step.finding, this.events);
       } else if (step.kind === 'labels') {
         const workspace = step.account.workspaces.get(step.workspaceId);
-        if (!workspace) return `the workspace ${step.workspaceId} no longer exists`;
+        if (!workspace) return `${stepTarget(step)} no longer exists`;
         setWorkspaceLabels(step.account, workspace, step.labels, this.domain);
       } else {
         queueNotification(this.#parts.data().store, step.notification, this.events);
@@ -221,11 +221,23 @@ export class Timeline {
       return undefined;
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
-      return `${error.status} ${error.code}: ${error.message}`;
+      const target = stepTarget(step);
+      return `${target ? `${target}: ` : ''}${error.status} ${error.code}: ${error.message}`;
     } finally {
       this.#stepAt = undefined;
     }
   }
+}
+
+/**
+ * What a step acts on, named as the scenario names it, with its id: `the workspace "payments-prod"
+ * (65f0...)`; `''` for a notification, which names nothing of the data.
+ */
+function stepTarget(step: PlayedStep): string {
+  const name = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+  if (step.kind === 'finding') return `the stack ${name(step.name)} (${step.stackId})`;
+  if (step.kind === 'notify') return '';
+  return `the workspace ${name(step.name)} (${step.workspaceId})`;
 }
 
 /** Whether a step due at `next` (`undefined`: none pending) is due by `now`. */

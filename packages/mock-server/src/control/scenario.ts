@@ -8,7 +8,7 @@ import {
   timelineSteps,
 } from '../domain/scenario.js';
 import { measureSteps } from '../domain/scenario-player.js';
-import { nestedError, problemIssues, shapeError, validationError } from '../errors.js';
+import { listedError, nestedError, problemIssues, shapeError } from '../errors.js';
 import { drain, type Steps } from '../query/pause.js';
 import { checkSceneBody } from './scene.js';
 
@@ -42,7 +42,7 @@ export function* scenarioCheckSteps(input: unknown): Steps<CheckedScenario> {
   }
   yield;
   const { steps, problems } = yield* timelineSteps(shape.timeline, scene);
-  if (problems.length > 0) throw validationError(problemIssues(problems, 'scenario'));
+  if (problems.length > 0) throw listedError(problemIssues(problems, 'scenario'));
   const checked = { scene, timeline: steps };
   // Measured for the budget here, a slice at a time (the budget's check reads the measures kept).
   yield* measureSteps(checked);
@@ -56,7 +56,7 @@ export function* scenarioCheckSteps(input: unknown): Steps<CheckedScenario> {
 function* shapeSteps(input: unknown): Steps<Pick<ScenarioShapeOutput, 'timeline'> & { scene: unknown }> {
   const whole = () => {
     const parsed = ScenarioShape.safeParse(input);
-    if (!parsed.success) throw shapeError(parsed.error, input, 'scenario');
+    if (!parsed.success) throw shapeError(parsed.error, input, 'scenario', ScenarioShape);
     return parsed.data;
   };
   const outer = ScenarioOuterShape.safeParse(input);

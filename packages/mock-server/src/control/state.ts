@@ -20,7 +20,7 @@ import {
   WorkspaceSummary,
 } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import { HttpError, type Problem, problemIssues, shapeError, validationError } from '../errors.js';
+import { HttpError, listedError, type Problem, problemIssues, shapeError } from '../errors.js';
 import { at, type DataReferences, referenceProblems, shown } from '../store/references.js';
 import type { MockState } from '../store/state.js';
 import { SeedSizesBody, SeedValue } from './seed.js';
@@ -168,10 +168,10 @@ export function checkSnapshot(state: unknown): MockState {
     });
   }
   const parsed = StateSchema.safeParse(state);
-  if (!parsed.success) throw shapeError(parsed.error, state, 'state');
+  if (!parsed.success) throw shapeError(parsed.error, state, 'state', StateSchema);
   const problems = referenceProblems(parsed.data, SNAPSHOT_REFERENCES);
   problems.push(...snapshotProblems(parsed.data));
-  if (problems.length > 0) throw validationError(problemIssues(problems, 'state'));
+  if (problems.length > 0) throw listedError(problemIssues(problems, 'state'));
   // The one assertion of a body left in the control plane, on purpose: a snapshot may name some
   // `sizes` only (they only say how it was made), where `MockState` names all seven; they are kept
   // as given, not filled.

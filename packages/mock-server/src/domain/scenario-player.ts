@@ -33,9 +33,15 @@ import { DueTimer, Timeline } from './timeline.js';
 
 /** A step of a played scenario, its names resolved to the ids of the loaded data. */
 export type PlayedStep = { index: number } & (
-  | { kind: 'simulateRun'; account: AccountStore; workspaceId: string; run: CheckedSimulatedRun }
-  | { kind: 'finding'; account: AccountStore; stackId: string; finding: CheckedFinding }
-  | { kind: 'labels'; account: AccountStore; workspaceId: string; labels: string[] }
+  | {
+      kind: 'simulateRun';
+      account: AccountStore;
+      workspaceId: string;
+      name: string;
+      run: CheckedSimulatedRun;
+    }
+  | { kind: 'finding'; account: AccountStore; stackId: string; name: string; finding: CheckedFinding }
+  | { kind: 'labels'; account: AccountStore; workspaceId: string; name: string; labels: string[] }
   | { kind: 'notify'; account: AccountStore; notification: CheckedNotification }
 );
 
@@ -328,15 +334,21 @@ function resolve(
   switch (action.kind) {
     case 'simulateRun': {
       const workspaceId = names.workspace(action.workspace);
-      return workspaceId ? { index, kind: 'simulateRun', account, workspaceId, run: action.run } : undefined;
+      return workspaceId
+        ? { index, kind: 'simulateRun', account, workspaceId, name: action.workspace, run: action.run }
+        : undefined;
     }
     case 'labels': {
       const workspaceId = names.workspace(action.workspace);
-      return workspaceId ? { index, kind: 'labels', account, workspaceId, labels: action.labels } : undefined;
+      return workspaceId
+        ? { index, kind: 'labels', account, workspaceId, name: action.workspace, labels: action.labels }
+        : undefined;
     }
     case 'finding': {
       const stackId = names.stack(action.stack);
-      return stackId ? { index, kind: 'finding', account, stackId, finding: action.finding } : undefined;
+      return stackId
+        ? { index, kind: 'finding', account, stackId, name: action.stack, finding: action.finding }
+        : undefined;
     }
     case 'notify':
       return {

@@ -12,7 +12,7 @@
 
 import { WebhookPayload, WorkspaceLabelsBody, zodIssues } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import { type Problem, problemIssues, validationError } from '../errors.js';
+import { listedError, type Problem, problemIssues } from '../errors.js';
 import type { Steps } from '../query/pause.js';
 import { type CheckedScene, SCENE_LIMITS, type Scene } from '../store/seed/scene.js';
 import { DEFAULT_SIZES } from '../store/state.js';
@@ -475,5 +475,5 @@ export function checkScenarioFits(scenario: CheckedScenario, start: number, late
       `one ending at epoch milliseconds ${end}`,
     ]);
   });
-  if (problems.length > 0) throw validationError(problemIssues(problems, 'scenario'));
+  if (problems.length > 0) throw listedError(problemIssues(problems, 'scenario'));
 }

@@ -195,7 +195,7 @@ describe('steps apply as the clock passes them', () => {
     expect(await runs('payments-prod')).toHaveLength(1);
   });
 
-  it('reports its progress: steps applied, pending and skipped, each skipped one with where, when and why', async () => {
+  it('reports its progress: steps applied, pending and skipped, each skipped one with where, when and why (the workspace by its scene name)', async () => {
     const { core, api, workspace } = await mock();
     expect(core.control.scenarioProgress()).toEqual({ status: 'none' });
     await core.control.play({
@@ -222,13 +222,16 @@ describe('steps apply as the clock passes them', () => {
           step: 0,
           kind: 'simulateRun',
           at: iso(T0 + MINUTE),
-          reason: expect.stringMatching(/^404 not_found: .*workspace/i),
+          // Named as the scenario names it, with its id.
+          reason: expect.stringMatching(
+            new RegExp(`^the workspace "payments-dev" \\(${dev.id}\\): 404 not_found: .*workspace`, 'i'),
+          ),
         },
         {
           step: 1,
           kind: 'labels',
           at: iso(T0 + 2 * MINUTE),
-          reason: `the workspace ${dev.id} no longer exists`,
+          reason: `the workspace "payments-dev" (${dev.id}) no longer exists`,
         },
       ],
       startsAt: iso(T0),

@@ -148,7 +148,12 @@ describe('a bad scenario is refused whole, naming the path', () => {
     }));
     const error = await rejection(core.control.play({ scene: SCENE, timeline } as never));
     expect(error.message).toContain('scenario.timeline[0].simulateRun.workspace:');
-    expect(error.message).toContain('(and 20 more issues)');
+    // Every problem in the message too, not only the first (issue 35, finding 8): the 19 listed after
+    // it, then the count of those not listed.
+    expect(error.message).toContain(' (and 24 more: scenario.timeline[1].simulateRun.workspace:');
+    expect(error.message).toContain('scenario.timeline[19].simulateRun.workspace:');
+    expect(error.message).not.toContain('timeline[20]');
+    expect(error.message.endsWith('received "w19"; 5 not listed)'), error.message).toBe(true);
     expect(error.issues).toHaveLength(21);
     expect(error.issues?.[20]?.message).toBe('scenario: 5 more problems not listed');
   });

@@ -232,7 +232,10 @@ describe('a bad scene is refused whole, naming the path, what was expected and w
     });
     expect(res.status).toBe(400);
     const body = res.body as { message: string; details: { issues: Array<{ path: string }> } };
-    expect(body.message).toMatch(/^scene\.accounts\[0\]\.workspaces\[1\]\.name: .* \(and 1 more issue\)$/);
+    // Both problems in the message, not "(and 1 more issue)".
+    expect(body.message).toMatch(
+      /^scene\.accounts\[0\]\.workspaces\[1\]\.name: .* \(and 1 more: scene\.accounts\[0\]\.stacks\[0\]\.workspace: .*\)$/,
+    );
   });
 
   it('a webhook password is never echoed', () => {
@@ -251,5 +254,41 @@ describe('a bad scene is refused whole, naming the path, what was expected and w
         }),
     );
     expect(JSON.stringify({ m: error.message, i: error.issues })).not.toContain('"7"');
+  });
+});
+
+describe('an unknown member of a scene says what was meant (issue 35, finding 8)', () => {
+  it("suggests the scene's name for the API's (workspaceName → name) and a near spelling (lables → labels)", () => {
+    const error = refusal(
+      () =>
+        new MockCore({
+          scene: one({
+            workspaces: [{ workspaceName: 'payments-prod' }, ws('b', { lables: ['x'] })],
+          }) as never,
+        }),
+    );
+    const messages = (error.issues ?? []).map((issue) => issue.message);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /workspaces\[0\]\.workspaceName: unknown member "workspaceName".*\(did you mean "name"\?\)$/,
+        ),
+        expect.stringMatching(
+          /workspaces\[1\]\.lables: unknown member "lables".*\(did you mean "labels"\?\)$/,
+        ),
+      ]),
+    );
+    // Both in the message as well.
+    expect(error.message).toContain('did you mean "name"?');
+    expect(error.message).toContain('did you mean "labels"?');
+  });
+
+  it('suggests nothing for a member far from every known one, or for a huge name', () => {
+    const huge = 'x'.repeat(100_000);
+    const error = refusal(
+      () => new MockCore({ scene: one({ workspaces: [ws('a', { zzqqxx: 1, [huge]: 1 })] }) as never }),
+    );
+    expect(error.message).not.toContain('did you mean');
+    expect(error.message.length).toBeLessThan(8_000);
   });
 });

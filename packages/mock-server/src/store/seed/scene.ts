@@ -27,7 +27,7 @@ import {
   type VcsType,
 } from '@iacm/sdk/contract';
 import * as z from 'zod';
-import { type Problem, problemIssues, shapeError, validationError } from '../../errors.js';
+import { listedError, type Problem, problemIssues, shapeError } from '../../errors.js';
 import { at, type DataReferences, referenceProblems, shown } from '../references.js';
 import { SEED_RANGE, SEED_TEXT_LENGTH } from './limits.js';
 
@@ -463,7 +463,7 @@ function recordCount(scene: CheckedScene): number {
  */
 export function checkScene(input: unknown): CheckedScene {
   const parsed = SceneSchema.safeParse(input);
-  if (!parsed.success) throw shapeError(parsed.error, input, 'scene');
+  if (!parsed.success) throw shapeError(parsed.error, input, 'scene', SceneSchema);
   const scene = parsed.data;
   const problems = referenceProblems(scene, SCENE_REFERENCES);
   problems.push(...(scene.accounts ?? []).flatMap((account, a) => accountProblems(account, a)));
@@ -471,7 +471,7 @@ export function checkScene(input: unknown): CheckedScene {
   if (records > SCENE_LIMITS.records) {
     problems.push(['', `expected at most ${SCENE_LIMITS.records} records in a scene`, `${records} records`]);
   }
-  if (problems.length > 0) throw validationError(problemIssues(problems, 'scene'));
+  if (problems.length > 0) throw listedError(problemIssues(problems, 'scene'));
   return scene;
 }
 
