@@ -151,6 +151,22 @@ export function lineSuite(line: Line): void {
     const env = envFor(nodeBin);
     const node = (args: string[]) => runOk('node', args, { cwd: dir, env, timeoutMs: 60_000 });
     let handsOver = false;
+    /**
+     * Runs the consumer's vitest (with `config`, else its default one) with the JSON reporter: its exit
+     * and the report, or `{ report: 'none written' }` when the process wrote none (it aborted).
+     */
+    const vitestRun = async (config: string | undefined, reportName: string) => {
+      const reportFile = join(dir, reportName);
+      const ran = await run(
+        join(dir, 'node_modules', '.bin', 'vitest'),
+        ['run', ...(config ? ['--config', config] : []), '--reporter=json', `--outputFile=${reportFile}`],
+        { cwd: dir, env, timeoutMs: 120_000 },
+      );
+      const report = (
+        existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : { report: 'none written' }
+      ) as { numPassedTests?: number; numFailedTests?: number };
+      return { ran, report, output: `${ran.stdout}\n${ran.stderr}` };
+    };
 
     beforeAll(async () => {
       await createConsumer(
@@ -207,16 +223,8 @@ export function lineSuite(line: Line): void {
     });
 
     it('passes a vitest suite using createMockServer with setupServer from msw/node', async () => {
-      const ran = await run(
-        join(dir, 'node_modules', '.bin', 'vitest'),
-        ['run', '--reporter=json', '--outputFile=vitest-report.json'],
-        { cwd: dir, env, timeoutMs: 120_000 },
-      );
-      const report = JSON.parse(readFileSync(join(dir, 'vitest-report.json'), 'utf8')) as {
-        numPassedTests: number;
-        numFailedTests: number;
-      };
-      expect({ code: ran.code, ...report }, `${ran.stdout}\n${ran.stderr}`).toMatchObject({
+      const { ran, report, output } = await vitestRun(undefined, 'vitest-report.json');
+      expect({ code: ran.code, ...report }, output).toMatchObject({
         code: 0,
         numPassedTests: 3,
         numFailedTests: 0,
@@ -224,31 +232,14 @@ export function lineSuite(line: Line): void {
     }, 120_000);
 
     it("passes the examples' vitest suite (scenes, matchers, waits, webhooks, a reset after a delivery, fake timers)", async () => {
-      const ran = await run(
-        join(dir, 'node_modules', '.bin', 'vitest'),
-        [
-          'run',
-          '--config',
-          'vitest.examples.config.mjs',
-          '--reporter=json',
-          '--outputFile=examples-report.json',
-        ],
-        { cwd: dir, env, timeoutMs: 120_000 },
-      );
-      // A process that aborted writes no report: its code and output tell then.
-      const reportFile = join(dir, 'examples-report.json');
-      const report = (
-        existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : { report: 'none written' }
-      ) as { numPassedTests?: number; numFailedTests?: number };
+      const { ran, report, output } = await vitestRun('vitest.examples.config.mjs', 'examples-report.json');
       // rc 134 with no report was finding 1 of issue 35 (Node 22 and 24 with msw 3 aborted).
-      expect({ code: ran.code, signal: ran.signal, ...report }, `${ran.stdout}\n${ran.stderr}`).toMatchObject(
-        {
-          code: 0,
-          signal: null,
-          numPassedTests: examplesSuiteTests,
-          numFailedTests: 0,
-        },
-      );
+      expect({ code: ran.code, signal: ran.signal, ...report }, output).toMatchObject({
+        code: 0,
+        signal: null,
+        numPassedTests: examplesSuiteTests,
+        numFailedTests: 0,
+      });
       expect(examplesSuiteTests).toBeGreaterThanOrEqual(9);
     }, 120_000);
 
@@ -257,22 +248,11 @@ export function lineSuite(line: Line): void {
     }, 120_000);
 
     it('runs the sessions example: four files in four workers on one mock (globalSetup, useMockSession, remote matchers)', async () => {
-      const ran = await run(
-        join(dir, 'node_modules', '.bin', 'vitest'),
-        [
-          'run',
-          '--config',
-          'sessions-suite/vitest.config.ts',
-          '--reporter=json',
-          `--outputFile=${join(dir, 'sessions-report.json')}`,
-        ],
-        { cwd: dir, env, timeoutMs: 120_000 },
+      const { ran, report, output } = await vitestRun(
+        'sessions-suite/vitest.config.ts',
+        'sessions-report.json',
       );
-      const reportFile = join(dir, 'sessions-report.json');
-      const report = (
-        existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : { report: 'none written' }
-      ) as { numPassedTests?: number; numFailedTests?: number };
-      expect({ code: ran.code, ...report }, `${ran.stdout}\n${ran.stderr}`).toMatchObject({
+      expect({ code: ran.code, ...report }, output).toMatchObject({
         code: 0,
         numPassedTests: 4,
         numFailedTests: 0,
