@@ -131,7 +131,12 @@ export {
   type OneOffSuccessBody,
 } from './pipeline/one-off.js';
 export { RATE_LIMIT_RANGES, type TrustProxy } from './pipeline/rate-limit.js';
-export type { OneOffMatch } from './pipeline/request-match.js';
+export {
+  type ArrayMatching,
+  type DeepPartial,
+  MATCH_LIMITS,
+  type OneOffMatch,
+} from './pipeline/request-match.js';
 export {
   type DeliveryKind,
   HTTP_WAIT_TIMEOUT_RANGE,
@@ -139,6 +144,7 @@ export {
   WAIT_LIMITS,
   WAIT_TIMEOUT_RANGE,
   type WaitForOptions,
+  type WaitForRunOptions,
   type WaitSince,
 } from './pipeline/waiters.js';
 export { Collection, type QueryOptions } from './query/collection.js';

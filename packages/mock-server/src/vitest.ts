@@ -15,7 +15,8 @@
  * (`await expect(remote).toHaveReceived(...)`). The matchers read the journal
  * (`control.calls(name)`, `control.journal()`), so they see what the journal keeps (the last
  * `journalLimit` requests, 500 by default). Their failure messages list the calls that did arrive
- * (at most 20 lines, each body shown in at most 100 characters). Importing this entry also types
+ * (at most 20 lines, each body shown in at most 100 characters) and the nearest miss: the call of the
+ * endpoint that had the most of the expected values, with the first member that differed. Importing this entry also types
  * them on vitest's `Assertion`, by endpoint name. vitest is an optional peer dependency: only this
  * entry needs it, for its types.
  *
@@ -234,6 +235,105 @@ function matches(state: MatcherState, call: JournalCall, expected: ReceivedExpec
   return true;
 }
 
+/** Whether `value` is one of vitest's asymmetric matchers (`expect.objectContaining(...)`, `expect.any(...)`). */
+function isAsymmetric(value: unknown): boolean {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function'
+  );
+}
+
+/** How near a call came to an expectation: the values it had as expected, and the first that differed. */
+interface Nearness {
+  matched: number;
+  miss: { path: string; expected: string; received: string } | undefined;
+}
+
+/** A value in a near miss, as vitest prints it, in one short line. */
+function shown(state: MatcherState, value: unknown): string {
+  if (value === undefined) return 'nothing';
+  return cut(state.utils.stringify(value, 4, { maxLength: 4096, min: true }));
+}
+
+/**
+ * How near `actual` is to `expected` under vitest's equality (the one `toHaveReceived` applies): a
+ * primitive or an asymmetric matcher compared whole, arrays item by item (as many items), objects
+ * member by member (a member `actual` has and `expected` does not is a difference too).
+ */
+function nearness(
+  state: MatcherState,
+  expected: unknown,
+  actual: unknown,
+  path: string,
+  depth = 0,
+): Nearness {
+  const whole = (): Nearness =>
+    state.equals(actual, expected, state.customTesters)
+      ? { matched: 1, miss: undefined }
+      : { matched: 0, miss: { path, expected: shown(state, expected), received: shown(state, actual) } };
+  if (depth > 32 || expected === null || typeof expected !== 'object' || isAsymmetric(expected))
+    return whole();
+  if (Array.isArray(expected) !== Array.isArray(actual) || actual === null || typeof actual !== 'object') {
+    return whole();
+  }
+  const out: Nearness = { matched: 0, miss: undefined };
+  const add = (sub: Nearness) => {
+    out.matched += sub.matched;
+    out.miss ??= sub.miss;
+  };
+  if (Array.isArray(expected)) {
+    const got = actual as unknown[];
+    expected.forEach((item, i) => {
+      add(nearness(state, item, got[i], `${path}[${i}]`, depth + 1));
+    });
+    if (got.length > expected.length) {
+      out.miss ??= {
+        path: `${path}[${expected.length}]`,
+        expected: `nothing (${expected.length} items)`,
+        received: shown(state, got[expected.length]),
+      };
+    }
+    return out;
+  }
+  const e = expected as Record<string, unknown>;
+  const a = actual as Record<string, unknown>;
+  for (const [name, value] of Object.entries(e)) {
+    if (value !== undefined) add(nearness(state, value, a[name], `${path}.${name}`, depth + 1));
+  }
+  const extra = Object.keys(a).find((name) => a[name] !== undefined && e[name] === undefined);
+  if (extra !== undefined) {
+    out.miss ??= { path: `${path}.${extra}`, expected: 'nothing', received: shown(state, a[extra]) };
+  }
+  return out;
+}
+
+/**
+ * The call of `calls` (none of which matched) that came nearest to `expected`, in one line with the
+ * first member that differed (the later of two as near); `undefined` when there is none.
+ */
+function nearestMiss(
+  state: MatcherState,
+  calls: readonly JournalCall[],
+  expected: ReceivedExpectation,
+): string | undefined {
+  let best: { call: JournalCall; near: Nearness } | undefined;
+  for (const call of calls) {
+    const near: Nearness = { matched: 0, miss: undefined };
+    for (const member of ['params', 'query', 'body', 'status', 'accountId'] as const) {
+      if (expected[member] === undefined) continue;
+      const sub = nearness(state, expected[member], call[member], member);
+      near.matched += sub.matched;
+      near.miss ??= sub.miss;
+    }
+    if (near.miss && (best === undefined || near.matched >= best.near.matched)) best = { call, near };
+  }
+  if (!best?.near.miss) return undefined;
+  const { call, near } = best;
+  const { path, expected: wanted, received } = near.miss as NonNullable<Nearness['miss']>;
+  return `nearest miss: ${call.requestId} ${call.method} ${cut(call.path)} -> ${call.status}, at ${path}: expected ${wanted}, received ${received}`;
+}
+
 function toHaveReceived(
   this: MatcherState,
   mock: unknown,
@@ -257,10 +357,15 @@ function toHaveReceived(
       pass,
       message: () => {
         const ids = new Set(matched.map(keyOf));
+        const nearText = (all: readonly JournalCall[], hits: readonly JournalCall[]) => {
+          const missed = all.filter((call) => !hits.includes(call));
+          const line = missed.length > 0 ? nearestMiss(this, missed, expected) : undefined;
+          return line === undefined ? '' : `\n${line}`;
+        };
         const matchedEntries = apiEntries(entries).filter((entry) => ids.has(keyOf(entry)));
         return this.isNot
           ? `expected the mock not to have received ${wanted}, but ${matched.length} of its ${calls.length} calls of ${name} matched\n${listing('matching calls', matchedEntries)}`
-          : `expected the mock to have received ${wanted}, but ${matched.length} of its ${calls.length} calls of ${name} matched\n${listing('calls that arrived', apiEntries(entries))}`;
+          : `expected the mock to have received ${wanted}, but ${matched.length} of its ${calls.length} calls of ${name} matched\n${listing('calls that arrived', apiEntries(entries))}${nearText(calls, matched)}`;
       },
     };
   });

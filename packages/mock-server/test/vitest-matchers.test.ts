@@ -31,7 +31,7 @@ describe('toHaveReceived', () => {
     expect(() =>
       expect(mock).toHaveReceived('workspaces.search', { times: 2, body: { searchValue: 'api' } }),
     ).toThrow(
-      /expected the mock to have received workspaces\.search 2 times with body \{"searchValue": "api"\}, but 0 of its 1 calls of workspaces\.search matched\ncalls that arrived \(2, oldest first\):\n {2}req_\d+ POST \/v2\/workspaces\/search -> 200 workspaces\.search: \{"searchValue":"web"\}\n {2}req_\d+ POST \/v2\/guardrails\/search -> 200 guardrails\.search: \{\}$/,
+      /expected the mock to have received workspaces\.search 2 times with body \{"searchValue": "api"\}, but 0 of its 1 calls of workspaces\.search matched\ncalls that arrived \(2, oldest first\):\n {2}req_\d+ POST \/v2\/workspaces\/search -> 200 workspaces\.search: \{"searchValue":"web"\}\n {2}req_\d+ POST \/v2\/guardrails\/search -> 200 guardrails\.search: \{\}\nnearest miss: req_\d+ POST \/v2\/workspaces\/search -> 200, at body\.searchValue: expected "api", received "web"$/,
     );
     expect(() => expect(mock).not.toHaveReceived('workspaces.search')).toThrow(
       /expected the mock not to have received workspaces\.search at least once, but 1 of its 1 calls of workspaces\.search matched\nmatching calls \(1, oldest first\)/,
@@ -44,6 +44,41 @@ describe('toHaveReceived', () => {
     );
     expect(() => expect({}).toHaveReceived('health')).toThrow(
       "toHaveReceived: expected the mock (what createMockServer returns, a MockCore, or connect()'s remote client), received object",
+    );
+  });
+
+  it('names the nearest miss: the call with the most of the expected values, and the first member that differed', async () => {
+    const ctx = await setup();
+    ctx.core.control.clearJournal();
+    const query = { filters: [{ key: 'eventType', values: ['guardrails_violation'] }], searchText: 'drift' };
+    await ctx.call('POST', '/v2/event-center', { body: { query: { searchText: 'other' }, size: 5 } });
+    await ctx.call('POST', '/v2/event-center', { body: { query, size: 5 } });
+    await ctx.call('POST', '/v2/event-center', { body: { query: { searchText: 'drift' }, size: 9 } });
+    const failure = () =>
+      expect(ctx.core).toHaveReceived('eventCenter.query', {
+        body: {
+          query: { ...query, filters: [{ key: 'eventType', values: ['iac_status_change'] }] },
+          size: 5,
+        },
+      });
+    // The second call had the size, the key and the text: it is named, at the one value that differed.
+    const second = ctx.core.control.calls('eventCenter.query')[1];
+    let message = '';
+    try {
+      failure();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.split('\n').at(-1)).toBe(
+      `nearest miss: ${second?.requestId} POST /v2/event-center -> 200, at body.query.filters[0].values[0]: expected "iac_status_change", received "guardrails_violation"`,
+    );
+    // An asymmetric matcher is compared whole; a member the call has and the expectation lacks differs too.
+    expect(() =>
+      expect(ctx.core).toHaveReceived('eventCenter.query', {
+        body: { query: expect.objectContaining({ searchText: 'drift' }) },
+      }),
+    ).toThrow(
+      /\nnearest miss: req_\d+ POST \/v2\/event-center -> 200, at body\.size: expected nothing, received 9$/,
     );
   });
 

@@ -9,6 +9,7 @@ import type { CoreView } from '../control/route.js';
 import { dryRunGuardrails } from '../domain/dry-run.js';
 import { recordFindingOnStack } from '../domain/findings.js';
 import { outboxOf, queueNotification } from '../domain/notify.js';
+import { findWorkspace } from '../domain/simulate.js';
 import type { WebhookHub } from '../domain/webhooks.js';
 import type { MockClock } from '../pipeline/clock.js';
 import type { MockAccount } from '../store/state.js';
@@ -47,5 +48,24 @@ export function coreView(timeline: Timeline, parts: CoreParts): CoreView {
       settled(() => recordFindingOnStack(accounts(), id, finding, timeline.events)),
     evaluate: (evaluation) => settled(() => dryRunGuardrails(store(), evaluation, clock.now())),
     notify: (body) => settled(() => queueNotification(store(), body, timeline.events)),
+    currentRun: (workspaceId, runId) =>
+      settled(() => {
+        const { account, workspace } = findWorkspace(accounts(), workspaceId);
+        const run =
+          runId === undefined
+            ? account.runs.get(workspace.id)?.at(-1)
+            : account.runs.find(workspace.id, runId)?.run;
+        return {
+          workspaceId: workspace.id,
+          run: run && {
+            accountId: account.account.id,
+            workspaceId: workspace.id,
+            runId: run.id,
+            from: '',
+            to: run.status,
+            run: () => run,
+          },
+        };
+      }),
   };
 }

@@ -139,6 +139,7 @@ export class MockCore {
       queued: (account, entry) => dispatchNotification(this.webhooks, account, entry),
       retention: () => start.retention,
       now: () => this.now(),
+      runChanged: (change) => this.#waiters.runChanged(change),
     });
     this.#pipeline = pipelineParts(start, {
       budget,

@@ -25,7 +25,12 @@ import {
   type ScenarioProgress,
 } from '../domain/scenario.js';
 import { type PlayedStep, ScenarioPlayer } from '../domain/scenario-player.js';
-import { type CheckedSimulatedRun, type DomainServices, simulateRunOnWorkspace } from '../domain/simulate.js';
+import {
+  type CheckedSimulatedRun,
+  type DomainServices,
+  type RunStatusChange,
+  simulateRunOnWorkspace,
+} from '../domain/simulate.js';
 import { type TimedRunAnswer, TimedRuns } from '../domain/timed-runs.js';
 import { HttpError } from '../errors.js';
 import { MAX_CLOCK_MS } from '../pipeline/clock.js';
@@ -46,6 +51,8 @@ export interface TimelineParts {
   retention(): RetentionBounds;
   /** The mock's clock, epoch milliseconds. */
   now(): number;
+  /** Told of each status a run takes (the waits for a run's status: `control.waitForRun`). Must not throw. */
+  runChanged?(change: RunStatusChange): void;
 }
 
 /** The timed runs and the scenario of one mock, and the domain services its requests and steps use. */
@@ -87,6 +94,7 @@ export class Timeline {
       get records() {
         return parts.data().ledger;
       },
+      onRunStatus: (change) => parts.runChanged?.(change),
     };
     this.#timedRuns = new TimedRuns(
       this.domain,

@@ -95,6 +95,12 @@ export const CONTROL_HANDLERS: ControlHandlers<ControlTableOf> = {
       deliverySources(core),
       signal,
     ),
+  waitForRun: ({ core, deps, body, signal }) => {
+    const { workspaceId, run } = core.currentRun(body.workspaceId, body.runId);
+    const hint = () =>
+      `the mock's clock reads ${new Date(core.clock.now()).toISOString()}: a timed run takes its next status when the clock reaches its step (control.clock.advance(ms), POST /__mock/clock { "advanceMs": ms })`;
+    return deps.waiters.waitForRun({ ...body, workspaceId }, run, hint, signal);
+  },
   cancelWaits: ({ deps, body, transport }) => ({
     cancelled: deps.waiters.rejectAll(
       body.reason ??

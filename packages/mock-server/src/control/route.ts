@@ -13,7 +13,7 @@ import type { OutboxEntry } from '../domain/events.js';
 import type { CheckedFinding } from '../domain/findings.js';
 import type { CheckedNotification } from '../domain/notify.js';
 import type { ScenarioAnswer, ScenarioProgress } from '../domain/scenario.js';
-import type { CheckedSimulatedRun } from '../domain/simulate.js';
+import type { CheckedSimulatedRun, RunStatusChange } from '../domain/simulate.js';
 import type { TimedRunAnswer } from '../domain/timed-runs.js';
 import type { WebhookHub } from '../domain/webhooks.js';
 import { parseOr400 } from '../errors.js';
@@ -129,6 +129,12 @@ export interface CoreView {
   outbox(accountId?: string): OutboxEntry[];
   /** Queues a notification. */
   notify(notification: CheckedNotification): OutboxEntry;
+  /**
+   * A workspace's run as it is now (after the steps due), for a wait on its status: the workspace's
+   * id as the store keeps it, and the run of `runId` (or the workspace's latest; `undefined` when it
+   * has none yet) as a status it has. 404 for an unknown workspace.
+   */
+  currentRun(workspaceId: string, runId?: string): { workspaceId: string; run: RunStatusChange | undefined };
   /** The clock. */
   clock: MockClock;
   /** The webhook hub. */

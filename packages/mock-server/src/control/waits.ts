@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { type EndpointDefinition, endpointList, NOTIFICATION_TYPES } from '@iacm/sdk/contract';
+import { type EndpointDefinition, endpointList, NOTIFICATION_TYPES, RUN_STATUSES } from '@iacm/sdk/contract';
 import * as z from 'zod';
 import { type NumberRange, rangeSchema } from '../errors/ranges.js';
 import { parseOr400, validationError } from '../errors.js';
@@ -21,6 +21,7 @@ import { keptJson, MatchBody, matchIssues, type OneOffMatch } from '../pipeline/
 import {
   type CheckedNextDelivery,
   type CheckedWaitFor,
+  type CheckedWaitForRun,
   HTTP_WAIT_TIMEOUT_RANGE,
   WAIT_LIMITS,
   WAIT_TIMEOUT_RANGE,
@@ -65,9 +66,10 @@ export function checkWaitFor(
   const given = parseOr400(over === 'http' ? HTTP_WAIT_FOR : IN_PROCESS_WAIT_FOR, raw, location);
   const endpoint = checkEndpointName(given.endpoint, location);
   const definition = endpointList.find((d) => d.name === endpoint) as EndpointDefinition;
-  const issues = matchIssues(definition, given.match);
-  if (issues.length > 0) throw validationError(issues);
+  // Within the JSON bounds and copied first (a hand-built value may have cycles), then checked.
   const { match } = keptJson({ match: given.match }) as { match?: OneOffMatch };
+  const issues = matchIssues(definition, match as typeof given.match);
+  if (issues.length > 0) throw validationError(issues);
   const since =
     given.since === undefined
       ? 'now'
@@ -130,6 +132,37 @@ export function checkNextDelivery(
     integrationId: given.integrationId,
     nickname: given.nickname,
     since: given.since ?? 'now',
+    timeoutMs: given.timeout ?? WAIT_LIMITS.defaultTimeoutMs,
+  };
+}
+
+/** The members of a wait for a run's status, with `timeout` in `range`. */
+function waitForRunSchema(range: NumberRange) {
+  const status = z.enum(RUN_STATUSES);
+  return z.strictObject({
+    workspaceId: z.string().min(1).max(64),
+    status: z.union([status, z.array(status).min(1).max(RUN_STATUSES.length)], {
+      error: `expected a run status (${RUN_STATUSES.join(', ')}) or a list of them`,
+    }),
+    runId: z.string().min(1).max(64).optional(),
+    timeout: rangeSchema(range).optional(),
+  });
+}
+
+const IN_PROCESS_WAIT_FOR_RUN = waitForRunSchema(WAIT_TIMEOUT_RANGE);
+const HTTP_WAIT_FOR_RUN = waitForRunSchema(HTTP_WAIT_TIMEOUT_RANGE);
+
+/**
+ * Checks a wait for a run's status (`control.waitForRun`'s workspace id and options,
+ * `POST /__mock/runs/wait`'s body): the workspace id, `status` (a run status or a list of them),
+ * `runId` and `timeout` within the range of `over`. One 400 names the field.
+ */
+export function checkWaitForRun(raw: unknown, over: 'process' | 'http' = 'process'): CheckedWaitForRun {
+  const given = parseOr400(over === 'http' ? HTTP_WAIT_FOR_RUN : IN_PROCESS_WAIT_FOR_RUN, raw ?? {}, 'body');
+  return {
+    workspaceId: given.workspaceId,
+    statuses: typeof given.status === 'string' ? [given.status] : [...new Set(given.status)],
+    runId: given.runId,
     timeoutMs: given.timeout ?? WAIT_LIMITS.defaultTimeoutMs,
   };
 }

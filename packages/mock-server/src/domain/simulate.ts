@@ -137,6 +137,27 @@ export interface DomainServices {
    * nothing is charged.
    */
   records?: Ledger | undefined;
+  /**
+   * Told of each status a run takes (a run finished at once, each step of a timed run), after the
+   * run is stored: what `control.waitForRun` waits on. Must not throw.
+   */
+  onRunStatus?: ((change: RunStatusChange) => void) | undefined;
+}
+
+/** A status a run just took (`DomainServices.onRunStatus`). */
+export interface RunStatusChange {
+  /** The account's id. */
+  readonly accountId: string;
+  /** The workspace's id. */
+  readonly workspaceId: string;
+  /** The run's id. */
+  readonly runId: string;
+  /** The status it had (`none` for a new run). */
+  readonly from: string;
+  /** The status it took. */
+  readonly to: RunStatus;
+  /** The run as it is now (read when asked), or `undefined` when it is gone. */
+  readonly run: () => WorkspaceRun | undefined;
 }
 
 /** Whether a plan changes anything: some change creates, updates or deletes. */
@@ -450,6 +471,14 @@ export function recordStatusChange(
     },
     at,
   );
+  services.onRunStatus?.({
+    accountId: account.account.id,
+    workspaceId: workspace.id,
+    runId,
+    from: change.from,
+    to: change.to,
+    run: () => account.runs.find(workspace.id, runId)?.run,
+  });
 }
 
 /**

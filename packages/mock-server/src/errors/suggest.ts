@@ -129,6 +129,16 @@ function objectsAt(schema: z.ZodType, path: readonly PropertyKey[]): Def[] {
 }
 
 /**
+ * The member names an object of `schema` has at `path` (through wrappers, unions and arrays: an
+ * array's items at any number), or `undefined` where `schema` has no object schema there (a record,
+ * an unknown, a primitive): the names a `match` may give at that path.
+ */
+export function memberNamesAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | undefined {
+  const found = objectsAt(schema, path);
+  return found.length === 0 ? undefined : [...new Set(found.flatMap((def) => Object.keys(def.shape ?? {})))];
+}
+
+/**
  * For each member `error` says `schema` does not know (its `unrecognized_keys` issues), the member it
  * most likely meant, by the issue path the SDK's wording gives it (`accounts[0].workspaces[0].workspaceName`).
  */

@@ -21,12 +21,12 @@ import {
   checkKeptBytes,
   keptTextBytes,
   MatchBody,
+  type MatchedInput,
   matchHeapBytes,
   type OneOffMatch,
   readKeptText,
   requestMatches,
 } from './request-match.js';
-import type { RouteInput } from './route.js';
 
 /** The documented range of a delay, ms: a fault's `delayMs`, and the `delayMs` option (0 to 120 s). */
 export const FAULT_DELAY_RANGE: NumberRange = Object.freeze({ min: 0, max: 120_000, unit: 'milliseconds' });
@@ -394,7 +394,7 @@ export class FaultBook {
   takeEndpoint(
     endpoint: EndpointName,
     accountId: string | undefined,
-    input: Pick<RouteInput, 'query' | 'body'>,
+    input: MatchedInput,
   ): Fault | undefined {
     return this.#use(
       this.#faults.findIndex((f) => f.endpoint === endpoint && requestMatches(f.match, accountId, input)),
@@ -457,7 +457,7 @@ export class FaultBook {
   async applyToEndpoint(
     endpoint: EndpointName,
     accountId: string | undefined,
-    input: Pick<RouteInput, 'query' | 'body'>,
+    input: MatchedInput,
     requestId: string,
   ): Promise<MockResponse | undefined> {
     const fault = this.takeEndpoint(endpoint, accountId, input);

@@ -58,6 +58,7 @@ import {
   keptTextBytes,
   MATCH_LIMITS,
   MatchBody,
+  type MatchedInput,
   matchHeapBytes,
   matchIssues,
   type OneOffMatch,
@@ -65,9 +66,9 @@ import {
 } from './request-match.js';
 
 // The matcher's home is `request-match.ts` (shared with endpoint faults); re-exported for its users.
-export { jsonEqual, type OneOffMatch } from './request-match.js';
+export type { OneOffMatch } from './request-match.js';
 
-import type { ResolvedRoute, RouteInput } from './route.js';
+import type { ResolvedRoute } from './route.js';
 
 /**
  * The bounds of one-off answers: how many wait at once, how large one may be (its JSON, with its
@@ -412,7 +413,7 @@ export class OneOffBook {
   take(
     endpoint: EndpointName,
     accountId: string | undefined,
-    input: Pick<RouteInput, 'query' | 'body'>,
+    input: MatchedInput,
     requestId: string,
   ): MockResponse | undefined {
     const index = this.#answers.findIndex(
@@ -513,7 +514,7 @@ export class OneOffStage {
     request: MockRequest,
     route: ResolvedRoute,
     account: AccountStore | undefined,
-    input: Pick<RouteInput, 'query' | 'body'>,
+    input: MatchedInput,
     requestId: string,
     rule: PreferHeaderRule = 'always',
   ): Promise<MockResponse | undefined> | MockResponse | undefined {
@@ -527,7 +528,7 @@ export class OneOffStage {
     request: MockRequest,
     route: ResolvedRoute,
     account: AccountStore | undefined,
-    input: Pick<RouteInput, 'query' | 'body'>,
+    input: MatchedInput,
     requestId: string,
     rule: PreferHeaderRule,
     code: string,

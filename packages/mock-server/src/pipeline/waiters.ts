@@ -24,7 +24,8 @@
  * @module
  */
 
-import type { EndpointName, ErrorCode } from '@iacm/sdk/contract';
+import type { EndpointName, ErrorCode, RunStatus, WorkspaceRun } from '@iacm/sdk/contract';
+import type { RunStatusChange } from '../domain/simulate.js';
 import type { DeliveryAttempt, IntegrationView } from '../domain/webhooks.js';
 import type { NumberRange } from '../errors/ranges.js';
 import { HttpError } from '../errors.js';
@@ -34,7 +35,15 @@ import { KEPT_ITEM_BYTES, type Ledger, unboundedLedger } from '../store/budget.j
 import { codeFor } from './faults.js';
 import type { Journal, JournalEntry, JournalRecord } from './journal.js';
 import { type JournalCall, toCall } from './journal-calls.js';
-import { checkKeptBytes, matchHeapBytes, type OneOffMatch, requestMatches } from './request-match.js';
+import {
+  checkKeptBytes,
+  explainMiss,
+  type MatchMiss,
+  matchHeapBytes,
+  missLine,
+  type OneOffMatch,
+  requestMatches,
+} from './request-match.js';
 
 /** The bounds and defaults of waits. */
 export const WAIT_LIMITS = Object.freeze({
@@ -104,6 +113,35 @@ export interface NextDeliveryOptions {
   timeout?: number;
 }
 
+/** The options of `control.waitForRun(workspaceId, options)`. */
+export interface WaitForRunOptions {
+  /** The status to wait for, or any of a list (`['apply_success', 'apply_error']`). */
+  status: RunStatus | readonly RunStatus[];
+  /**
+   * That run only (`simulateRun`'s answer gives its `runId`, a timed run's before it starts): a run
+   * that finishes in another status rejects at once (409). Default: whichever run of the workspace
+   * is the latest when it takes the status.
+   */
+  runId?: string;
+  /** How long to wait, milliseconds: 0 to 600,000 (real time, whatever fake timers do). Default 5,000. */
+  timeout?: number;
+}
+
+/** A checked `waitForRun`: the workspace (the store's id), the statuses, the run, how long. */
+export interface CheckedWaitForRun {
+  /** The workspace's id as given (a path id: 24-hex or a UUID). */
+  readonly workspaceId: string;
+  /** Any of these statuses. */
+  readonly statuses: readonly RunStatus[];
+  /** That run only, when given. */
+  readonly runId: string | undefined;
+  /** Milliseconds. */
+  readonly timeoutMs: number;
+}
+
+/** The statuses a run goes on from (a timed run's steps): any other is where it ends. */
+const UNDER_WAY: readonly string[] = ['planning', 'applying'];
+
 /** A checked `waitFor`: the endpoint, what to match, where to start and how long to wait. */
 export interface CheckedWaitFor {
   /** The endpoint. */
@@ -149,6 +187,8 @@ interface Waiter<T> {
   readonly reject: (error: Error) => void;
   /** The first items that arrived (at most {@link WAIT_LIMITS} `listed`). */
   readonly arrived: string[];
+  /** What a timeout's message adds after what arrived (the nearest miss), if anything. */
+  readonly footer?: (() => string | undefined) | undefined;
   /** How many arrived in all. */
   count: number;
   /** What its `match` takes of {@link WAIT_LIMITS} `maxMatchBytes` while it is pending. */
@@ -220,6 +260,7 @@ function* attemptedFrom(logged: {
 export class Waiters {
   readonly #calls = new Set<Waiter<Recorded>>();
   readonly #deliveries = new Set<Waiter<Attempted>>();
+  readonly #runs = new Set<Waiter<RunStatusChange>>();
   /** What the pending waits' `match`es take together by the heap's measure, bytes. */
   #bytes = 0;
   /** The budget's `waits` ledger: the pending waits' `match` bytes. */
@@ -235,7 +276,7 @@ export class Waiters {
 
   /** How many waits are pending. */
   get size(): number {
-    return this.#calls.size + this.#deliveries.size;
+    return this.#calls.size + this.#deliveries.size + this.#runs.size;
   }
 
   /**
@@ -262,6 +303,9 @@ export class Waiters {
         ),
       );
     }
+    // The call of the endpoint that came nearest (the most of the match's values as named; the
+    // later of two as near): its line and first difference only, for the timeout's message.
+    let nearest: { miss: MatchMiss; line: string } | undefined;
     return this.#wait(
       this.#calls,
       label,
@@ -272,11 +316,17 @@ export class Waiters {
       (item) => {
         if (item.endpoint !== wait.endpoint) return false;
         const call = item.call();
-        return requestMatches(wait.match, call.accountId, call);
+        if (requestMatches(wait.match, call.accountId, call)) return true;
+        const miss = explainMiss(wait.match, call.accountId, call);
+        if (miss && (nearest === undefined || miss.matched >= nearest.miss.matched)) {
+          nearest = { miss, line: entryLine(item.entry()) };
+        }
+        return false;
       },
       // The control plane's own requests (other waits among them) are not what a test waits for.
       (item) => (item.endpoint === 'control' ? undefined : () => entryLine(item.entry())),
       signal,
+      () => nearest && `nearest miss: ${nearest.line}, at ${missLine(nearest.miss)}`,
     ).then((item) => item.call() as JournalCall<N>);
   }
 
@@ -306,6 +356,65 @@ export class Waiters {
     ).then((item) => item.attempt);
   }
 
+  /**
+   * Waits for a run of workspace `wait.workspaceId` (`wait.runId` only, when given) to take one of
+   * `wait.statuses`; resolves with the run as it was when it took it. `current` is the run as it is
+   * now (the given run, or the workspace's latest; its `from` empty): when it has the status already,
+   * it is the answer.
+   * With `runId`, a run that ends in another status rejects at once with a 409 saying so. Rejects as
+   * {@link Waiters.waitFor} does on timeout (408 listing the statuses the runs took, and `hint`).
+   */
+  waitForRun(
+    wait: CheckedWaitForRun,
+    current: RunStatusChange | undefined,
+    hint: () => string,
+    signal?: AbortSignal,
+  ): Promise<WorkspaceRun> {
+    const wanted = wait.statuses.map((status) => `'${status}'`).join(' or ');
+    const run = wait.runId === undefined ? '' : `, runId: '${clip(wait.runId, 40)}'`;
+    const label = `waitForRun('${clip(wait.workspaceId, 40)}', { status: ${wanted}${run} })`;
+    // The run as it was when it took the status (a later step of the same settle may move it on).
+    let taken: WorkspaceRun | undefined;
+    return this.#wait(
+      this.#runs,
+      label,
+      0,
+      wait.timeoutMs,
+      current ? [current] : [],
+      (change) => {
+        if (change.workspaceId !== wait.workspaceId) return false;
+        if (wait.runId !== undefined && change.runId !== wait.runId) return false;
+        if (wait.statuses.includes(change.to)) {
+          taken = change.run();
+          return taken !== undefined;
+        }
+        if (wait.runId !== undefined && !UNDER_WAY.includes(change.to)) {
+          throw new HttpError(
+            409,
+            'conflict',
+            `${label}: run ${clip(change.runId, 40)} ended as '${change.to}', so it will not take ${wanted}`,
+          );
+        }
+        return false;
+      },
+      (change) =>
+        change.workspaceId === wait.workspaceId
+          ? () =>
+              change.from === ''
+                ? `run ${clip(change.runId, 40)} was ${change.to}`
+                : `run ${clip(change.runId, 40)} ${change.from} → ${change.to}`
+          : undefined,
+      signal,
+      hint,
+    ).then(() => taken as WorkspaceRun);
+  }
+
+  /** Tells the run waiters of a status a run just took (the domain's `onRunStatus`). Never throws. */
+  runChanged(change: RunStatusChange): void {
+    if (this.#runs.size === 0) return;
+    this.#offer(this.#runs, change);
+  }
+
   /** Tells the journal's waiters of an entry just written (the journal's listener). Never throws. */
   journalled(endpoint: string | undefined, read: () => JournalEntry): void {
     if (this.#calls.size === 0) return;
@@ -329,7 +438,7 @@ export class Waiters {
    */
   rejectAll(why: string): number {
     const count = this.size;
-    for (const set of [this.#calls, this.#deliveries] as Set<Waiter<never>>[]) {
+    for (const set of [this.#calls, this.#deliveries, this.#runs] as Set<Waiter<never>>[]) {
       for (const waiter of [...set]) {
         this.#settle(set, waiter);
         waiter.reject(
@@ -370,6 +479,7 @@ export class Waiters {
     accepts: (item: T) => boolean,
     describe: (item: T) => (() => string) | undefined,
     signal?: AbortSignal,
+    footer?: () => string | undefined,
   ): Promise<T> {
     if (this.size >= WAIT_LIMITS.maxWaiters) {
       return Promise.reject(
@@ -407,6 +517,7 @@ export class Waiters {
       resolve,
       reject,
       arrived: [],
+      footer,
       count: 0,
       bytes,
       timer: undefined,
@@ -529,9 +640,10 @@ function timedOut<T>(waiter: Waiter<T>, timeoutMs: number): HttpError {
       ? 'nothing arrived'
       : `${count} arrived${count > arrived.length ? ` (the first ${arrived.length} listed)` : ''}: ${arrived.join('; ')}`;
   // The contract's error table has no 408: its code is the one the faults give a 408 (`codeFor`).
+  const footer = waiter.footer?.();
   return new HttpError(
     408,
     codeFor(408) as ErrorCode,
-    `${waiter.label}: no match within ${timeoutMs} ms; ${what}`,
+    `${waiter.label}: no match within ${timeoutMs} ms; ${what}${footer === undefined ? '' : `; ${footer}`}`,
   );
 }

@@ -46,14 +46,16 @@ export function filling<T>(bytes: number, how: Filling<T>): T[] {
 /** A `match` of a fault, a one-off answer or a wait. */
 export type Match = { body?: Record<string, unknown>; query?: Record<string, unknown>; accountId?: string };
 
-/** A `match` of many values (about 58 KB of JSON, within a control body over HTTP): ~2 MB by the heap's measure. */
-export const heavyMatch: Match = {
-  body: { filters: [new Array(10_000).fill(0), new Array(10_000).fill(0), new Array(9_000).fill(0)] },
-};
+/**
+ * A large `match` (400,000 characters of text, within a control body over HTTP): 800 KB by the heap's
+ * measure. (A `match` of many small values, heavier still by the measure, cannot be made any more: its
+ * arrays hold at most `MATCH_LIMITS.maxArrayItems` items together, and its members are the endpoint's.)
+ */
+export const heavyMatch: Match = { body: { searchValue: 'h'.repeat(400_000) } };
 
 /** A `match` of `k` characters of text (`searchValue`), and the request it selects. */
 export const paddedMatch = (k: number): Match => ({ body: { searchValue: 'x'.repeat(k) } });
 
 /** The `match`es whose heap measures add up to exactly `bytes` (each within a control body over HTTP). */
 export const matchesFilling = (bytes: number): Match[] =>
-  filling(bytes, { measure: matchHeapBytes, heavy: heavyMatch, padded: paddedMatch, padMax: 60_000 });
+  filling(bytes, { measure: matchHeapBytes, heavy: heavyMatch, padded: paddedMatch, padMax: 200_000 });

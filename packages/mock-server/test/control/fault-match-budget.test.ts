@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ONE_OFF_LIMITS } from '../../src/pipeline/one-off.js';
-import { jsonEqual, MATCH_LIMITS, matchHeapBytes } from '../../src/pipeline/request-match.js';
+import { MATCH_LIMITS, matchHeapBytes, valueMatches } from '../../src/pipeline/request-match.js';
 import { expectError, refusal, setup } from '../helpers.js';
 import { heavyMatch, type Match, matchesFilling, paddedMatch } from './budget-fill.js';
 
@@ -107,29 +107,43 @@ describe("endpoint faults' match budget", () => {
   });
 
   it('costs a request what the request holds, not what the waiting matches hold', async () => {
-    // Counted, not timed: a 4,500-member match compared with a smaller request reads none of its
-    // members (before, every request listed every match's members: 150 such faults, 150 ms a request).
-    const filters = Object.fromEntries(Array.from({ length: 4500 }, (_, i) => [`k${i}`, i]));
+    // Counted, not timed: a 4,500-member match compared with a smaller request reads at most one
+    // member more than the request has (before, every request listed every match's members: 150 such
+    // faults, 150 ms a request).
+    const members = Object.fromEntries(Array.from({ length: 4500 }, (_, i) => [`k${i}`, i]));
     let reads = 0;
-    const counted = new Proxy(filters, {
+    const counted = new Proxy(members, {
       get(target, key, receiver) {
         reads += 1;
         return Reflect.get(target, key, receiver);
       },
     });
-    expect(jsonEqual(counted, {})).toBe(false);
-    expect(jsonEqual(counted, { k0: 0, k1: 1 })).toBe(false);
+    expect(valueMatches(counted, {})).toBe(false);
     expect(reads).toBe(0);
-    // Through the mock: 150 such faults wait, requests that they do not match pass them.
+    expect(valueMatches(counted, { k0: 0, k1: 1 })).toBe(false);
+    expect(reads).toBe(2);
+    // An array of the match: the first item the request lacks ends the comparison.
+    let looked = 0;
+    const request = new Proxy(['a', 'b', 'c'], {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) looked += 1;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const names = Array.from({ length: 100 }, (_, i) => `name-${i}`);
+    expect(valueMatches(names, request)).toBe(false);
+    expect(looked).toBe(3);
+    // Through the mock: 150 faults naming 100 workspace names each wait; requests they do not match pass them.
     const t = await setup();
     for (let i = 0; i < 150; i++) {
       t.core.control.addFault({
         endpoint: 'workspaces.search',
         status: 503,
-        match: { body: { filters } } as never,
+        match: { body: { filters: { workspaceName: names } } },
       });
     }
-    const search = () => t.call('POST', '/v2/workspaces/search', { body: { filters: {} } });
+    const search = () =>
+      t.call('POST', '/v2/workspaces/search', { body: { filters: { workspaceName: ['a', 'b', 'c'] } } });
     for (let i = 0; i < 3; i++) expect((await search()).status).toBe(200);
     // Matching is unchanged: a request the last fault's match names is answered by it.
     t.core.control.addFault({

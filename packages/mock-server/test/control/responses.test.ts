@@ -143,18 +143,12 @@ describe('control.respond: a checked one-off answer', () => {
       },
     });
     const wanted = { searchValue: 'drift', filters: { status: ['blocked'] } };
-    // Another body member's value, another filter, another page, another account: not matched.
+    // Another body member's value, a list without the item named, another page, another account: not matched.
     expect(names(await search(t, { ...wanted, searchValue: 'other' }, { query: { page: '1' } }))).not.toEqual(
       ['canned'],
     );
     expect(
-      names(
-        await search(
-          t,
-          { ...wanted, filters: { status: ['blocked', 'apply_error'] } },
-          { query: { page: '1' } },
-        ),
-      ),
+      names(await search(t, { ...wanted, filters: { status: ['apply_error'] } }, { query: { page: '1' } })),
     ).not.toEqual(['canned']);
     expect(names(await search(t, wanted, { query: { page: '2' } }))).not.toEqual(['canned']);
     expect(names(await search(t, wanted, { query: { page: '1' }, token: t.otherToken }))).not.toEqual([

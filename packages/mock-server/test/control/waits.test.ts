@@ -136,7 +136,12 @@ describe('control.waitFor', () => {
     expect(error.message).toMatch(
       /^waitFor\('workspaces\.search'\): no match within 20 ms; 12 arrived \(the first 10 listed\): req_\d+ POST \/v2\/workspaces\/search → 200 \(workspaces\.search\); /,
     );
-    expect(error.message.split('; ').length).toBe(11);
+    // Then the nearest miss: each search had none of the match's values, the latest of them is named.
+    const parts = error.message.split('; ');
+    expect(parts).toHaveLength(12);
+    expect(parts.at(-1)).toMatch(
+      /^nearest miss: req_\d+ POST \/v2\/workspaces\/search → 200 \(workspaces\.search\), at body\.searchValue: expected "never", received "n11"$/,
+    );
     expect(t.core.control.cancelWaits()).toBe(0); // nothing left pending
   });
 

@@ -3,6 +3,7 @@
  * plane, each answering a Promise of what it answers in process. Each `@ts-expect-error` is a mistake
  * that must not compile (a misspelt capability, a wrong body, a wrong endpoint name).
  */
+import type { WorkspaceRun } from '@iacm/sdk/contract';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { MockCore } from '../../src/app/mock.js';
 import type { EndpointBody } from '../../src/operations/operation.js';
@@ -46,5 +47,20 @@ describe('connect() is typed from the control table', () => {
     remote.waitFor('workspaces.search', { match: { body: { name: 'x' } } });
     // @ts-expect-error advance takes milliseconds, a number
     remote.clock.advance('1h');
+    // @ts-expect-error a nested member the body does not have
+    remote.respond('eventCenter.query', { match: { body: { query: { filter: [] } } } });
+    // @ts-expect-error a path parameter the endpoint does not have
+    remote.addFault({ endpoint: 'workspaces.delete', status: 500, match: { params: { id: 'x' } } });
+    // @ts-expect-error not a run status
+    remote.waitForRun('ws', { status: 'done' });
+  });
+
+  it('types the deeper match and the run wait', async () => {
+    await remote.respond('eventCenter.query', {
+      status: 404,
+      match: { body: { query: { filters: [{ key: 'eventType' }] } }, arrays: 'exact' },
+    });
+    const run = await remote.waitForRun('ws', { status: ['apply_success', 'apply_error'], runId: 'r' });
+    expectTypeOf(run).toEqualTypeOf<WorkspaceRun>();
   });
 });

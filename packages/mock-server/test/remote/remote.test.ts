@@ -181,6 +181,51 @@ describe('the version check', () => {
   });
 });
 
+describe('deeper matching and run waits over the remote client', () => {
+  it('selects by path parameter and by one nested member, and waits for a timed run to reach a status', async () => {
+    const { client, remote } = await sessionClient();
+    const [first, second] = await client.workspaces.search({});
+    if (!first || !second) throw new Error('expected two workspaces');
+    await remote.respond('workspaces.runs.search', {
+      status: 404,
+      match: { params: { workspaceId: second.id } },
+    });
+    await expect(client.workspaces.runs.search(first.id, {}).toArray({ limit: 10 })).resolves.toBeDefined();
+    await expect(client.workspaces.runs.search(second.id, {}).toArray({ limit: 10 })).rejects.toMatchObject({
+      status: 404,
+    });
+    await remote.addFault({
+      endpoint: 'workspaces.search',
+      status: 503,
+      match: { body: { filters: { status: ['blocked'] } } },
+    });
+    await expect(
+      client.workspaces.search({ filters: { status: ['blocked', 'apply_error'] } }),
+    ).rejects.toMatchObject({ status: 503 });
+    // A timed run, its clock moved by the test: the wait answers with the run as it took the status.
+    const timed = await remote.simulateRun(first.id, {
+      apply: true,
+      timing: { startAfterMs: 0, planningMs: 60_000, applyingMs: 60_000 },
+    });
+    const applied = remote.waitForRun(first.id, {
+      status: 'apply_no_changes',
+      runId: timed.runId,
+      timeout: 10_000,
+    });
+    await remote.clock.advance(120_000);
+    await expect(applied).resolves.toMatchObject({ id: timed.runId, status: 'apply_no_changes' });
+    // The matcher names the nearest miss over HTTP too.
+    const failure = await (async () => {
+      await expect(remote).toHaveReceived('workspaces.search', {
+        body: { filters: { status: ['plan_error'] } },
+      });
+    })().catch((e: unknown) => e);
+    expect(String((failure as Error).message)).toContain(
+      'at body.filters.status[0]: expected "plan_error", received "blocked"',
+    );
+  });
+});
+
 describe('the vitest matchers on the remote client', () => {
   it('pass and fail as in process, listing what arrived', async () => {
     const { client, remote } = await sessionClient();

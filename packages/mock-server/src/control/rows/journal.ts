@@ -4,17 +4,18 @@
  *
  * @module
  */
-import type { EndpointName } from '@iacm/sdk/contract';
+import type { EndpointName, WorkspaceRun } from '@iacm/sdk/contract';
 import type { DeliveryAttempt } from '../../domain/webhooks.js';
 import type { JournalEntry } from '../../pipeline/journal.js';
 import type { JournalCall } from '../../pipeline/journal-calls.js';
-import type { NextDeliveryOptions, WaitForOptions } from '../../pipeline/waiters.js';
+import type { NextDeliveryOptions, WaitForOptions, WaitForRunOptions } from '../../pipeline/waiters.js';
 import { answers, type ControlTransport, capability } from '../declare.js';
 import { JournalListingQuery } from '../journal.js';
 import {
   CancelWaitsBody,
   checkNextDelivery,
   checkWaitFor,
+  checkWaitForRun,
   JournalWaitQuery,
   NextDeliveryQuery,
 } from '../waits.js';
@@ -162,7 +163,34 @@ export const JOURNAL_ROWS = {
     writes: ['waits'],
   }),
   /**
-   * Rejects every pending `waitFor` and `nextDelivery` (409 saying they were cancelled); answers how
+   * Resolves with a run of workspace `workspaceId` once it takes `options.status` (a run status, or
+   * any of a list): the run of `options.runId`, or whichever is the workspace's latest. A run that has
+   * the status already answers at once; a timed run (`simulateRun` with `timing`) takes its statuses
+   * as the mock's clock reaches its steps. With `runId`, a run that ends in another status rejects at
+   * once (409). Rejects as `waitFor` does on timeout (408 listing the statuses taken meanwhile), 404
+   * for an unknown workspace. `POST /__mock/runs/wait` over HTTP (at most 30 s).
+   */
+  waitForRun: capability<(workspaceId: string, options: WaitForRunOptions) => Promise<WorkspaceRun>>()({
+    route: {
+      method: 'POST',
+      path: '/__mock/runs/wait',
+      summary: "long poll: a workspace's run taking a status, { workspaceId, status, runId, timeout }",
+      body: (raw: unknown, transport: ControlTransport) => checkWaitForRun(raw, transport),
+    },
+    call: {
+      sync: false,
+      params: ['workspaceId', 'options'],
+      args: (workspaceId, options) => ({ body: { ...options, workspaceId } }),
+      docs: 'control.waitForRun(id, options)',
+    },
+    docs: {
+      about: "long poll: a workspace's run taking a status ([Waits](#waits)); 408 listing the statuses taken",
+      request: '`POST /__mock/runs/wait` `{ workspaceId, status, runId, timeout }`',
+    },
+    writes: ['waits'],
+  }),
+  /**
+   * Rejects every pending `waitFor`, `waitForRun` and `nextDelivery` (409 saying they were cancelled); answers how
    * many; `reason` is said in their message (default: that `cancelWaits()` was called). `reset()` and
    * a standalone server's `close()` do this; with MSW, call it in `afterAll`.
    */
