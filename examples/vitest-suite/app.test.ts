@@ -109,6 +109,15 @@ async function stackOf(workspaceName: string) {
   return stack;
 }
 
+/** A workspace of the scene by its name (arranging, through the control plane: not journalled). */
+async function workspaceOf(name: string) {
+  const workspace = (await mock.control.getState()).accounts[0]?.workspaces.find(
+    (w) => w.workspaceName === name,
+  );
+  if (!workspace) throw new Error(`no workspace named ${name}`);
+  return workspace;
+}
+
 describe('findBlockedWorkspaces', () => {
   it('finds the workspaces whose last run is blocked, with what blocked them', async () => {
     const found = await findBlockedWorkspaces(client);
@@ -238,5 +247,63 @@ describe('the drift bot', () => {
     const [workspace] = await client.workspaces.search({ searchValue: 'payments-prod', pageSize: 1 });
     expect(workspace?.labels).toEqual(['prod']);
     expect(mock.control.webhooks.deliveries()).toEqual([]);
+  });
+});
+
+describe('matching what the app sent, and runs that take time', () => {
+  it('answers one workspace by its path parameter, and a search by one nested member', async () => {
+    const searchProd = await workspaceOf('search-prod');
+    // Only search-prod's runs are "deleted"; the match names its id, nothing else of the request.
+    mock.control.respond('workspaces.runs.search', {
+      status: 404,
+      match: { params: { workspaceId: searchProd.id } },
+    });
+
+    const found = await findBlockedWorkspaces(client);
+
+    expect(found.map((w) => w.workspaceName)).toEqual(['payments-prod']);
+    // A match names members at any depth; an array matches when it holds the items named.
+    expect(mock).toHaveReceived('workspaces.search', {
+      body: expect.objectContaining({ filters: { status: ['blocked'] } }),
+    });
+    await expect(
+      mock.control.waitFor('workspaces.search', {
+        match: { body: { filters: { status: ['blocked'] } } },
+        since: 'start',
+        timeout: 0,
+      }),
+    ).resolves.toMatchObject({ status: 200 });
+  });
+
+  it('says which call came nearest when an expectation fails', async () => {
+    await findBlockedWorkspaces(client);
+
+    expect(() =>
+      expect(mock).toHaveReceived('workspaces.search', { body: { filters: { status: ['apply_error'] } } }),
+    ).toThrow(
+      /nearest miss: req_\d+ POST \/v2\/workspaces\/search -> 200, at body\.filters\.status\[0\]: expected "apply_error", received "blocked"/,
+    );
+  });
+
+  it('waits for a timed run to reach a status while the test moves the clock', async () => {
+    const web = await workspaceOf('web-staging');
+    const { runId } = mock.control.simulateRun(web.id, {
+      apply: true,
+      timing: { startAfterMs: 60_000, planningMs: 120_000, applyingMs: 300_000 },
+    });
+    const planning = mock.control.waitForRun(web.id, { status: 'planning', runId });
+    const finished = mock.control.waitForRun(web.id, {
+      status: ['apply_success', 'apply_no_changes', 'apply_error'],
+      runId,
+    });
+
+    mock.control.clock.advance(60_000);
+    expect((await planning).status).toBe('planning');
+    mock.control.clock.advance(420_000); // the plan's end and the apply's end at once
+
+    expect(await finished).toMatchObject({ id: runId, status: 'apply_no_changes' });
+    // The app sees it too: the workspace's last run status.
+    const [workspace] = await client.workspaces.search({ searchValue: 'web-staging', pageSize: 1 });
+    expect(workspace?.lastRunStatus?.description).toBe('apply_no_changes');
   });
 });

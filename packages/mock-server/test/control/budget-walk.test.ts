@@ -128,6 +128,13 @@ const SAMPLES: Record<string, Sample> = {
     grows: ['waits'],
     run: (t) => pending(t, 'POST', '/__mock/deliveries/next', { body: { kind: 'Drift', timeout: 30_000 } }),
   },
+  waitForRun: {
+    grows: ['waits'],
+    run: (t) =>
+      pending(t, 'POST', '/__mock/runs/wait', {
+        body: { workspaceId: workspaceId(t), status: 'apply_success', timeout: 30_000 },
+      }),
+  },
   nextDeliveryQuery: {
     grows: ['waits'],
     run: (t) => pending(t, 'GET', '/__mock/deliveries/next', { query: { kind: 'Drift', timeout: '30000' } }),
