@@ -6,7 +6,7 @@
  * core). Bundled as size-limit's esbuild plugin does (browser platform, minified, tree-shaken), but
  * as ES modules with code splitting, so that a lazily loaded chunk counts only when the first call
  * loads it: each bundle is run once (p6-child.mjs) and the chunks it loaded are summed. Absolute
- * figures; the SDK's goal is <= 30 kB (stretch 22 kB). Beside it, the anchors (other SDKs, pinned in
+ * figures; the SDK's goals (issue 36, on ky): a first call <= 32 kB, the whole client <= 36 kB. Beside it, the anchors (other SDKs, pinned in
  * tools/bench-anchors/package.json) are bundled the same way in this run, each whole (every chunk of
  * its main import: they are not run); without `npm ci --prefix tools/bench-anchors` the row says so.
  */
@@ -111,7 +111,8 @@ const SUBJECTS = [
     what: "import { IacmClient } from '@iacm/sdk'",
     name: 'IacmClient',
     from: DIST.sdk,
-    goal: atMost(30, ' kB'),
+    goal: atMost(32, ' kB'),
+    wholeGoal: atMost(36, ' kB'),
   },
   {
     key: 'sdkOff',
@@ -196,6 +197,20 @@ export async function run(ctx) {
         ...(rest > 0 ? [`${ranked.length - 5} more ${size(rest)}`] : []),
       ].join(', ');
       const kB = gzip / 1000;
+      // The whole SDK too (every chunk, as `esbuild --bundle --minify` of the import gives it), ky included.
+      if (subject.wholeGoal) {
+        rows.push(
+          row({
+            id,
+            what: `${subject.what}: min+gzip of all ${outputs.length} chunks (the whole client, ky included)`,
+            figure: allGzip / 1000,
+            unit: 'kB',
+            text: `${size(allGzip)}; ky: ${size(parts.ky ?? 0)} minified in the first call's chunks`,
+            goal: subject.wholeGoal,
+            details: { allChunksGzipBytes: allGzip, chunks: outputs.length },
+          }),
+        );
+      }
       const vsAnchors = subject.key === 'sdk' ? anchorsText(anchors, gzip) : '';
       rows.push(
         row({

@@ -162,6 +162,7 @@ export {
   ResponseValidationError,
   UnprocessableEntityError,
 } from './core/errors.js';
+export { type KyPassThroughOptions, SDK_OWNED_KY_OPTIONS } from './core/exchange.js';
 export {
   type DetailsFirstLogger,
   LOG_LEVELS,

@@ -1,23 +1,48 @@
 /**
- * One HTTP exchange of the transport: the `fetch` call with the call's signal and a deadline for the
- * answer's head (the client's `timeout`). Retries, hooks, errors and validation are the transport's
- * own; this is all the SDK used ky for, and ky built a second `Request` (a clone), merged options and
- * chained promises per call for it (issue 25: docs/performance.md, P3 and P6).
+ * One HTTP exchange of the transport, through ky: one `ky.create()` instance per client sends each
+ * attempt with the call's signal and ky's `timeout` as the deadline for the answer's head (the
+ * client's `timeout`, per attempt). ky's own retry is off (`retry: 0`) and so are its HTTP errors
+ * (`throwHttpErrors: false`): the transport's retry loop keeps what ky's cannot express (the
+ * contract's `Retry-After` parser shared with the mock, a login renewed between attempts on a 401,
+ * `onRetry`, the `sleep` option, the fake-timer rule), and maps every answer to the SDK's errors
+ * (`docs/compatibility.md`, "How the SDK uses ky").
  *
  * @module
  */
+import ky, { type KyInstance, type Options, TimeoutError } from 'ky';
 
-/** The largest delay `setTimeout` keeps (about 24.8 days); a longer timeout waits that long. */
+export { TimeoutError };
+
+/** The longest timeout ky takes (the largest delay `setTimeout` keeps, about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** The deadline passed before the answer's head arrived (the transport turns it into `APIConnectionTimeoutError`). */
-export class TimeoutError extends Error {
-  /** @param timeoutMs the deadline, milliseconds. */
-  constructor(timeoutMs: number) {
-    super(`no answer within ${timeoutMs} ms`);
-    this.name = 'TimeoutError';
-  }
-}
+/**
+ * ky's options the SDK leaves to the caller, as ky types them (`ky: { hooks, credentials, ... }`
+ * in the client's options): every one but those the SDK sets itself, which the client refuses by
+ * name ({@link SDK_OWNED_KY_OPTIONS}).
+ */
+export type KyPassThroughOptions = Omit<Options, (typeof SDK_OWNED_KY_OPTIONS)[number]>;
+
+/**
+ * ky's options the SDK sets on every request: the URL, method, headers, body and signal of the call,
+ * the deadline (the client's `timeout`), the `fetch` (the client's, looked up per call), and no
+ * retry nor HTTP error of ky's own (the SDK's `maxRetries` and error classes stand for them).
+ */
+export const SDK_OWNED_KY_OPTIONS = [
+  'prefixUrl',
+  'method',
+  'headers',
+  'body',
+  'json',
+  'searchParams',
+  'signal',
+  'timeout',
+  'retry',
+  'throwHttpErrors',
+  'fetch',
+  'parseJson',
+  'stringifyJson',
+] as const;
 
 /** What one exchange sends. */
 export interface Exchange {
@@ -32,56 +57,43 @@ export interface Exchange {
 }
 
 /**
- * Sends one request and resolves with the answer once its head arrived. Rejects with
- * {@link TimeoutError} when `timeoutMs` passes first (the request is aborted, and the promise rejects
- * even when a custom `fetch` ignores the abort), and with what `fetch` rejected with otherwise (an
- * abort of the call's signal included). The `fetch` is called as `fetch(url, init)`: the URL as a
- * string and a `RequestInit` (a `Request` built here would be built again by `fetch`: about a sixth
- * of a call's CPU time, P3).
- * @param fetchImpl the `fetch` to call.
- * @param url the request's URL.
- * @param exchange the method, headers, body and signal.
- * @param timeoutMs the deadline for the answer's head, milliseconds.
+ * The client's ky instance: `passThrough` (the caller's `ky` option) with the SDK's own settings
+ * over it, sending with `fetchImpl`.
+ */
+export function createKy(fetchImpl: typeof fetch, passThrough: KyPassThroughOptions = {}): KyInstance {
+  return ky.create({
+    ...passThrough,
+    retry: 0,
+    throwHttpErrors: false,
+    // A `fetch` that throws at once rejects instead: ky then clears its deadline's timer.
+    fetch: (input, init) => {
+      try {
+        return Promise.resolve(fetchImpl(input, init));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+  });
+}
+
+/**
+ * Sends one request through `instance` and resolves with the answer once its head arrived. Rejects
+ * with ky's `TimeoutError` when `timeoutMs` passes first (ky aborts the request), and with what
+ * `fetch` rejected with otherwise (an abort of the call's signal included). The `fetch` is called
+ * as ky calls it: `fetch(request, init)`, a `Request` and the init members a `Request` does not keep.
  */
 export function send(
-  fetchImpl: typeof fetch,
+  instance: KyInstance,
   url: URL,
   exchange: Exchange,
   timeoutMs: number,
 ): Promise<Response> {
-  const deadline = new AbortController();
-  const init: RequestInit = {
+  const init: Options = {
     method: exchange.method,
     headers: exchange.headers,
-    signal: exchange.signal ? AbortSignal.any([exchange.signal, deadline.signal]) : deadline.signal,
+    timeout: Math.min(timeoutMs, MAX_TIMER_MS),
   };
   if (exchange.body !== undefined) init.body = exchange.body;
-  return new Promise<Response>((resolve, reject) => {
-    const timer = setTimeout(
-      () => {
-        const timeout = new TimeoutError(timeoutMs);
-        deadline.abort(timeout);
-        reject(timeout);
-      },
-      Math.min(timeoutMs, MAX_TIMER_MS),
-    );
-    let answer: Promise<Response>;
-    try {
-      answer = Promise.resolve(fetchImpl(url.href, init));
-    } catch (error) {
-      clearTimeout(timer);
-      reject(error);
-      return;
-    }
-    answer.then(
-      (response) => {
-        clearTimeout(timer);
-        resolve(response);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+  if (exchange.signal) init.signal = exchange.signal;
+  return instance(url, init);
 }

@@ -1,4 +1,5 @@
 import { IacmError } from './errors.js';
+import { type KyPassThroughOptions, SDK_OWNED_KY_OPTIONS } from './exchange.js';
 import {
   type DetailsFirstLogger,
   isPinoLike,
@@ -111,6 +112,16 @@ export interface ClientOptions {
   logLevel?: LogLevel;
   /** Hooks that observe requests, answers and retries. */
   hooks?: Hooks;
+  /**
+   * ky's own options, as ky types them, for the client's `ky.create()` instance (every request goes
+   * through it): ky's `hooks` (`beforeRequest` may change the `Request`, `afterResponse` the
+   * `Response`), `credentials`, `keepalive`, `onDownloadProgress` and the other `fetch` options.
+   * The SDK sets the rest itself and refuses them here by name: the URL and method, `headers` (the
+   * `headers` option), `timeout` and `fetch` (the options of those names), `retry` (`maxRetries`),
+   * `throwHttpErrors` (the SDK's error classes), the body, `searchParams`, `signal` and the JSON
+   * functions.
+   */
+  ky?: KyPassThroughOptions;
 }
 
 /** Per-request options: the trailing argument of every method. */
@@ -147,6 +158,7 @@ const OPTION_NAMES = [
   'loggerStyle',
   'logLevel',
   'hooks',
+  'ky',
 ] as const satisfies ReadonlyArray<keyof ClientOptions>;
 
 const REQUEST_OPTION_NAMES = [
@@ -172,6 +184,7 @@ export interface ResolvedOptions {
   loggerStyle: LoggerStyle;
   logLevel: LogLevel;
   hooks: Hooks;
+  ky: KyPassThroughOptions | undefined;
 }
 
 /** Defaults of the client options. */
@@ -363,8 +376,45 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     loggerStyle: logging.loggerStyle,
     logLevel,
     hooks: { ...options.hooks },
+    ky: resolveKy(options.ky),
   };
 }
+
+/**
+ * The `ky` option, checked: an object without the options the SDK sets itself
+ * (`SDK_OWNED_KY_OPTIONS`: each refused by name, with what to use instead); copied.
+ */
+function resolveKy(option: unknown): KyPassThroughOptions | undefined {
+  if (option === undefined) return undefined;
+  if (typeof option !== 'object' || option === null || Array.isArray(option)) {
+    throw new IacmError(`option ky: expected an object of ky's options, received ${describeOption(option)}`);
+  }
+  for (const name of SDK_OWNED_KY_OPTIONS) {
+    if (Object.hasOwn(option, name)) {
+      throw new IacmError(
+        `option ky.${name}: set by the SDK itself (${KY_INSTEAD[name]}), so ky may not take it here`,
+      );
+    }
+  }
+  return { ...(option as KyPassThroughOptions) };
+}
+
+/** What to use instead of each ky option the SDK sets itself. */
+const KY_INSTEAD: Record<(typeof SDK_OWNED_KY_OPTIONS)[number], string> = {
+  prefixUrl: 'use baseUrl',
+  method: "each endpoint's method",
+  headers: 'use the headers option, or a header per request',
+  body: "each call's body",
+  json: "each call's body",
+  searchParams: "each call's query",
+  signal: 'pass a signal per request',
+  timeout: 'use the timeout option',
+  retry: 'use maxRetries; the SDK retries itself',
+  throwHttpErrors: "the SDK's error classes stand for ky's HTTPError",
+  fetch: 'use the fetch option',
+  parseJson: 'the SDK reads and validates answers itself',
+  stringifyJson: 'the SDK writes bodies itself',
+};
 
 /** Merges header layers in order; a `null` value removes the header. Names are lower-cased. */
 export function mergeHeaders(

@@ -1,3 +1,4 @@
+import type { KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import type { LoginResponse } from '../contract/auth.js';
 import {
@@ -22,7 +23,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from './errors.js';
-import { type Exchange, send, TimeoutError } from './exchange.js';
+import { createKy, type Exchange, send, TimeoutError } from './exchange.js';
 import { LOG_LEVELS, type Logger, leveledLogger } from './logger.js';
 import {
   checkRequestOptions,
@@ -173,6 +174,8 @@ export class Transport {
    * installed after the client was created is used.
    */
   readonly #fetch: typeof fetch;
+  /** The client's ky instance (`exchange.ts`): every attempt goes through it, with {@link Transport.#fetch}. */
+  readonly #ky: KyInstance;
 
   /** Creates the pipeline; `tokens` may be shared with a parent client. */
   constructor(options: ResolvedOptions, tokens?: TokenManager) {
@@ -181,6 +184,7 @@ export class Transport {
     this.#debug = LOG_LEVELS.indexOf(options.logLevel) >= LOG_LEVELS.indexOf('debug');
     const fetchImpl = options.fetch;
     this.#fetch = (input, init) => (fetchImpl ?? globalThis.fetch)(input, init);
+    this.#ky = createKy(this.#fetch, options.ky);
     this.tokens =
       tokens ??
       new TokenManager(
@@ -283,7 +287,7 @@ export class Transport {
         };
         if (endpoint.hasBody) exchange.body = JSON.stringify(input.body ?? {});
         if (signal) exchange.signal = signal;
-        response = await send(this.#fetch, url, exchange, timeout);
+        response = await send(this.#ky, url, exchange, timeout);
         answeredAt = Date.now();
       } catch (error) {
         answeredAt = Date.now();
