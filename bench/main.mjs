@@ -28,6 +28,7 @@ const BENCHMARKS = {
   P4: './p4-scale.mjs',
   P5: './p5-receiver.mjs',
   P6: './p6-bundle.mjs',
+  P7: './p7-peers.mjs',
   FA: './fa-first-answer.mjs',
   SE: './se-sessions.mjs',
   LB: './lb-loop-block.mjs',

@@ -215,7 +215,11 @@ export async function run(ctx) {
             unit: 'kB',
             text: `${size(withKy)} (without ky: ${size(withoutKy)}, so ky takes ${size(withKy - withoutKy)}; the ${outputs.length} chunks of the split bundle, each gzipped: ${size(allGzip)})`,
             goal: subject.wholeGoal,
-            details: { wholeGzipBytes: withKy, wholeWithoutKyGzipBytes: withoutKy, allChunksGzipBytes: allGzip },
+            details: {
+              wholeGzipBytes: withKy,
+              wholeWithoutKyGzipBytes: withoutKy,
+              allChunksGzipBytes: allGzip,
+            },
           }),
         );
       }
