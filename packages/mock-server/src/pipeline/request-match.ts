@@ -322,7 +322,8 @@ export function valueMatches(
   if (Array.isArray(actual)) return false;
   for (const name of namesOf(expected)) {
     if (!Object.hasOwn(actual, name)) return false;
-    if (!valueMatches((expected as Record<string, unknown>)[name], own(actual, name), arrays, depth + 1)) {
+    const value = (actual as Record<string, unknown>)[name];
+    if (!valueMatches((expected as Record<string, unknown>)[name], value, arrays, depth + 1)) {
       return false;
     }
   }

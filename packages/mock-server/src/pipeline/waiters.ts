@@ -129,7 +129,7 @@ export interface WaitForRunOptions {
 
 /** A checked `waitForRun`: the workspace (the store's id), the statuses, the run, how long. */
 export interface CheckedWaitForRun {
-  /** The workspace's id as given (a path id: 24-hex or a UUID). */
+  /** The workspace's id: as given when checked (24-hex or a UUID), the store's own once the handler found it. */
   readonly workspaceId: string;
   /** Any of these statuses. */
   readonly statuses: readonly RunStatus[];
