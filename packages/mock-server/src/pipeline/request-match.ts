@@ -197,7 +197,7 @@ export const MatchBody = z.strictObject({
   arrays: z.enum(['contain', 'exact']).optional(),
 });
 
-/** The most object members of one `match` checked against the endpoint's schemas (the rest are not). */
+/** The most object members of one `match` checked against the endpoint's schemas (the rest are taken as they are; their arrays still count towards `maxArrayItems`). */
 const MAX_CHECKED_MEMBERS = 10_000;
 
 /**
@@ -251,9 +251,10 @@ export function matchIssues(
         continue;
       }
       const names = Object.keys(value);
-      if (checked > MAX_CHECKED_MEMBERS) continue;
+      // Past the checked members, the rest are walked for their arrays only (every array counts
+      // towards the items' bound, wherever it is).
+      const known = checked > MAX_CHECKED_MEMBERS ? undefined : memberNamesAt(schema as z.ZodType, path);
       checked += names.length;
-      const known = memberNamesAt(schema as z.ZodType, path);
       for (const name of names) {
         const where = `${text}.${clip(name, 60)}`;
         if (known && !known.includes(name)) {

@@ -202,4 +202,23 @@ describe('match on faults, one-off answers and waits', () => {
     expect(error.message).toContain('body.match.body.query.filters');
     expect(t.core.control.responses()).toEqual([]);
   });
+
+  it('counts the arrays that sit past the members checked against the schema', async () => {
+    const t = await setup();
+    // A record takes any member name: 10,000 members walked first (the last named is walked first),
+    // then an array of 101 items one object further down: its items still count.
+    const requiredValues = {
+      zz: { x: Array.from({ length: MATCH_LIMITS.maxArrayItems + 1 }, (_, i) => `v${i}`) },
+      a: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, []])),
+    };
+    const error = refusal(() =>
+      t.core.control.respond('guardrails.create', {
+        status: 500,
+        match: { body: { criteria: { tag: { requiredValues } } } } as never,
+      }),
+    );
+    expect(error.status).toBe(400);
+    expect(error.message).toContain(`at most ${MATCH_LIMITS.maxArrayItems} items in all`);
+    expect(t.core.control.responses()).toEqual([]);
+  });
 });
