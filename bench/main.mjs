@@ -31,12 +31,13 @@ const BENCHMARKS = {
   P7: './p7-peers.mjs',
   FA: './fa-first-answer.mjs',
   SE: './se-sessions.mjs',
+  ST: './st-start.mjs',
   LB: './lb-loop-block.mjs',
 };
 
 const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
 
-  --only <ids>          run only these, comma-separated: ${Object.keys(BENCHMARKS).join(', ')} (FA: createMockServer() time to first answer; SE: a session's memory and creation time; LB: the longest event-loop block of one request)
+  --only <ids>          run only these, comma-separated: ${Object.keys(BENCHMARKS).join(', ')} (FA: createMockServer() time to first answer; SE: a session's memory and creation time; ST: a test file's start (import, first answer, a session over HTTP); LB: the longest event-loop block of one request)
   --smoke               reduced sizes and 50 requests per row; checks that every row produces a figure
   --requests <n>        measured requests per row and round (default 500; smoke 50); P1 and P5 send
                         10 times as many: a raw server answers 500 in about 15 ms, too short a
@@ -60,7 +61,7 @@ const HELP = `Usage: pnpm bench [-- options]   (node bench/main.mjs [options])
   --row-seconds <n>     P4: stop a row after this many seconds even before --requests (default 30; smoke 15)
   --workspaces <n>      P4: workspaces of the primary account (default 100000; smoke 2000)
   --events <n>          P4: events of the primary account (default 1000000; smoke 20000)
-  --processes <n>       FA: fresh processes per side (default 7; smoke 2)
+  --processes <n>       FA and ST: fresh processes per side (default 7; smoke 2)
   --runs <n>            run the selected benchmarks n times in a row (default 1) and print how far each
                         figure moved: every CPU-time ratio is held to within ±10% of its median over
                         the runs (issue 25's goal for the method), other figures are shown, not held
