@@ -6,9 +6,10 @@
  *               what is committed (uncommitted changes in the working tree are not part of it; it
  *               says how many there are). The working tree is never written.
  * 2. install    `pnpm install --frozen-lockfile --prefer-offline` there (the store is warm).
- * 3. version    tools/release/version.ts: `changeset version`, the version constants, docs/openapi.json
- *               (with no changeset pending, as right after a release, a patch changeset for the three
- *               packages is added to the scratch copy first, so that the steps are still rehearsed).
+ * 3. version    tools/release/version.ts: `changeset version`, the version constants, docs/openapi.json.
+ *               With no changeset pending (the versioned tree of a release commit, as right after
+ *               `pnpm release:version`), nothing is versioned: the versions are published as they
+ *               are, after checking that each CHANGELOG has its section and each constant its version.
  * 4. build      `pnpm build`.
  * 5. registry   Verdaccio (tools/verdaccio, `npm ci --prefix tools/verdaccio` first) on 127.0.0.1 and
  *               a free port, storing in the temporary directory; @iacm/* published anonymously and
@@ -22,7 +23,9 @@
  *
  * It fails (exit 1, naming every problem) when:
  * - the three versions differ after `changeset version` (they are a
- *   `fixed` group in .changeset/config.json), or a version did not go up;
+ *   `fixed` group in .changeset/config.json), or a version did not go up; on a versioned tree, the
+ *   three versions differ, or a `VERSION` constant or docs/openapi.json's `info.version` is not
+ *   the packages' version;
  * - a package's CHANGELOG.md has no section for its new version, the section is empty, or it lacks
  *   the text of a changeset that names the package;
  * - a published tarball: is not the version, has a `files` without `dist`, misses a file its
@@ -56,7 +59,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { PACKAGE_DIRS, versionRelease } from './version.js';
+import { PACKAGE_DIRS, packageVersions, VERSION_CONSTANTS, versionRelease } from './version.js';
 
 const here = fileURLToPath(new URL('../..', import.meta.url));
 const verdaccioDir = join(here, 'tools', 'verdaccio');
@@ -195,10 +198,6 @@ function pendingChangesets(root: string): Changeset[] {
       return { file, packages, summary: (match[2] as string).trim() };
     });
 }
-
-/** The summary of the changeset the rehearsal adds to its scratch copy when none is pending. */
-const REHEARSAL_CHANGESET =
-  'Release rehearsal: no changeset was pending, so `pnpm release:rehearse` added this one to its scratch copy.';
 
 /** The section of a CHANGELOG under `## <version>`, up to the next `## ` heading. */
 function changelogSection(text: string, version: string): string | undefined {
@@ -505,17 +504,12 @@ async function main(): Promise<void> {
           `(${dirty.split('\n').length} uncommitted change(s) in that working tree are not rehearsed: commit them to include them)`,
         );
       }
-      let pending = pendingChangesets(scratch);
-      if (pending.length === 0) {
-        // Right after a release nothing is pending: rehearse the steps with a patch changeset of our own.
-        writeFileSync(
-          join(scratch, '.changeset', 'release-rehearsal.md'),
-          `---\n${PACKAGE_DIRS.map((dir) => `"@iacm/${dir}": patch`).join('\n')}\n---\n\n${REHEARSAL_CHANGESET}\n`,
-        );
-        console.log('no pending changeset: the scratch copy gets a patch changeset for the three packages');
-        pending = pendingChangesets(scratch);
-      }
-      console.log(`${pending.length} pending changeset(s)`);
+      const pending = pendingChangesets(scratch);
+      console.log(
+        pending.length === 0
+          ? 'no pending changeset: a versioned tree, published at the versions it has'
+          : `${pending.length} pending changeset(s)`,
+      );
       const config = JSON.parse(readFileSync(join(scratch, '.changeset', 'config.json'), 'utf8')) as {
         fixed?: string[][];
       };
@@ -532,7 +526,45 @@ async function main(): Promise<void> {
       run('pnpm', ['install', '--frozen-lockfile', '--prefer-offline', '--reporter=append-only'], scratch),
     );
 
-    const { before, after, version } = await phase('changeset version', async () => {
+    const { before, after, version } = await phase(
+      changesets.length === 0 ? 'versions as they are' : 'changeset version',
+      async () => (changesets.length === 0 ? versionsAsTheyAre(scratch) : versionWithChangesets(scratch)),
+    );
+
+    /** The versions of a tree with no pending changeset, checked: one version, its CHANGELOG sections, its constants. */
+    function versionsAsTheyAre(root: string) {
+      const versions = packageVersions(root);
+      const distinct = [...new Set(Object.values(versions))];
+      check(distinct.length === 1, `the packages have different versions: ${JSON.stringify(versions)}`);
+      const version = distinct[0] as string;
+      console.log(`versions: ${JSON.stringify(versions)} (nothing pending: published as they are)`);
+      for (const dir of PACKAGE_DIRS) {
+        const changelog = readFileSync(join(root, 'packages', dir, 'CHANGELOG.md'), 'utf8');
+        const section = changelogSection(changelog, version);
+        check(section !== undefined, `packages/${dir}/CHANGELOG.md: no "## ${version}" section`);
+        check(!!section, `packages/${dir}/CHANGELOG.md: the "## ${version}" section is empty`);
+      }
+      for (const constant of VERSION_CONSTANTS) {
+        const text = readFileSync(join(root, constant.file), 'utf8');
+        const expected = versions[constant.dir] as string;
+        check(
+          text.includes(`export const ${constant.name} = '${expected}';`),
+          `${constant.file}: ${constant.name} is not '${expected}' (run pnpm release:version)`,
+        );
+      }
+      const openapi = JSON.parse(readFileSync(join(root, 'docs', 'openapi.json'), 'utf8')) as {
+        info?: { version?: string };
+      };
+      check(
+        openapi.info?.version === versions.sdk,
+        `docs/openapi.json: info.version is ${JSON.stringify(openapi.info?.version)}, not '${versions.sdk}'`,
+      );
+      stopOnProblems('versions as they are');
+      return { before: versions, after: versions, version };
+    }
+
+    /** `changeset version` on the scratch copy, checked: one version, gone up, every changeset in each CHANGELOG. */
+    function versionWithChangesets(scratch: string) {
       const result = versionRelease(scratch);
       const version = Object.values(result.after)[0] as string;
       console.log(`versions: ${JSON.stringify(result.before)} -> ${JSON.stringify(result.after)}`);
@@ -560,7 +592,7 @@ async function main(): Promise<void> {
       );
       stopOnProblems('changeset version');
       return { ...result, version };
-    });
+    }
 
     await phase('pnpm build (scratch)', () => run('pnpm', ['run', 'build'], scratch));
 

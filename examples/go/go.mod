@@ -1,0 +1,3 @@
+module example.com/iacm-mock-go
+
+go 1.19
