@@ -1,35 +1,46 @@
 /**
  * Writes packages/sdk/src/contract/routes.generated.ts, the schema-free routes of the endpoint
- * table, from the endpoint declarations (`packages/sdk/src/contract/endpoint-groups/<group>.ts`).
+ * table, and each group's `endpoint-groups/<group>.schemas.generated.ts`, the schemas the client
+ * loads to validate (without the route facts and the summaries), from the endpoint declarations
+ * (`packages/sdk/src/contract/endpoint-groups/<group>.ts`).
  *
  * Usage: tsx scripts/generate-routes.ts [--check]
- *   --check  write nothing; exit 1 when the file does not hold what the declarations generate.
+ *   --check  write nothing; exit 1 when a file does not hold what the declarations generate.
  *
  * The test `tests/contract-routes.test.ts` (in `pnpm test`) makes the same check.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { endpointGroups } from '../packages/sdk/src/contract/endpoint-groups/groups.js';
-import { deriveRoutes, ROUTES_FILE, routesSource } from './contract-routes.js';
+import { deriveRoutes, groupSchemasSources, ROUTES_FILE, routesSource } from './contract-routes.js';
 
-const target = fileURLToPath(new URL(`../${ROUTES_FILE}`, import.meta.url));
-const source = routesSource(deriveRoutes(endpointGroups));
+const root = new URL('../', import.meta.url);
+const files = [
+  { file: ROUTES_FILE, source: routesSource(deriveRoutes(endpointGroups)) },
+  ...(await groupSchemasSources(endpointGroups, root)),
+];
 
 if (process.argv.includes('--check')) {
-  let current: string | undefined;
-  try {
-    current = readFileSync(target, 'utf8');
-  } catch {
-    current = undefined;
+  let stale = false;
+  for (const { file, source } of files) {
+    let current: string | undefined;
+    try {
+      current = readFileSync(fileURLToPath(new URL(file, root)), 'utf8');
+    } catch {
+      current = undefined;
+    }
+    if (current !== source) {
+      stale = true;
+      process.stderr.write(
+        `${file} is out of date with the endpoint declarations: run \`pnpm contract:routes\`\n`,
+      );
+    }
   }
-  if (current !== source) {
-    process.stderr.write(
-      `${ROUTES_FILE} is out of date with the endpoint declarations: run \`pnpm contract:routes\`\n`,
-    );
-    process.exit(1);
-  }
-  process.stdout.write(`${ROUTES_FILE} is up to date\n`);
+  if (stale) process.exit(1);
+  process.stdout.write(`${files.map((f) => f.file).join(', ')}: up to date\n`);
 } else {
-  writeFileSync(target, source);
-  process.stdout.write(`wrote ${ROUTES_FILE}\n`);
+  for (const { file, source } of files) {
+    writeFileSync(fileURLToPath(new URL(file, root)), source);
+    process.stdout.write(`wrote ${file}\n`);
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * The client loads an endpoint group's schemas on the first call that validates, and only that
- * group's (`contract/endpoint-groups/<group>.ts`, one chunk each in the ESM build): a first
+ * group's (`contract/endpoint-groups/<group>.schemas.generated.ts`, one chunk each in the ESM build): a first
  * workspace search must not bring the guardrail, IaC explorer or event center schemas along, a call
  * with validation off loads none, and a group whose module cannot be loaded fails the call with a
  * clear error (and the next call tries again).
@@ -8,16 +8,16 @@
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { guardrailRule, workspaceSummary } from './fixtures.js';
 
-/** Which group modules were imported (each module's first import), and which one must fail. */
+/** Which group schemas modules were imported (each module's first import), and which one must fail. */
 const state = { imported: [] as string[], fail: undefined as string | undefined };
 
-/** The group modules, by group. */
+/** The groups' schemas modules (generated from their declarations), by group. */
 const GROUP_MODULES = {
-  auth: '../src/contract/endpoint-groups/auth.js',
-  workspaces: '../src/contract/endpoint-groups/workspaces.js',
-  guardrails: '../src/contract/endpoint-groups/guardrails.js',
-  iacExplorer: '../src/contract/endpoint-groups/iac-explorer.js',
-  eventCenter: '../src/contract/endpoint-groups/event-center.js',
+  auth: '../src/contract/endpoint-groups/auth.schemas.generated.js',
+  workspaces: '../src/contract/endpoint-groups/workspaces.schemas.generated.js',
+  guardrails: '../src/contract/endpoint-groups/guardrails.schemas.generated.js',
+  iacExplorer: '../src/contract/endpoint-groups/iac-explorer.schemas.generated.js',
+  eventCenter: '../src/contract/endpoint-groups/event-center.schemas.generated.js',
   // Not a group: the wording of validation issues, loaded on the first failed validation only.
   issueWording: '../src/contract/issue-wording.js',
 };

@@ -68,12 +68,10 @@ export interface FieldIssue {
   omitted?: number | undefined;
 }
 
-/**
- * At most this many issues are listed in one answer or error (`validation_failed`,
- * `RequestValidationError`): past it, one last issue with `omitted` counts the rest. The webhook
- * receiver's `invalid_payload` lists at most as many, and stops validating there.
- */
-export const MAX_LISTED_ISSUES = 100;
+// At most this many issues are listed in one answer or error: declared with the other limits, so
+// that the issue wording (`issue-wording.ts`, which the client loads on a failed validation) reads it
+// without this module's schemas.
+export { MAX_LISTED_ISSUES } from './limits.js';
 
 /**
  * The one error body every error answer carries (status 4xx and 5xx), the mock's and what the SDK reads.

@@ -10,7 +10,8 @@
  * @module
  */
 import type * as z from 'zod/mini';
-import { type FieldIssue, type IssueLocation, MAX_LISTED_ISSUES } from './errors.js';
+import type { FieldIssue, IssueLocation } from './errors.js';
+import { MAX_LISTED_ISSUES } from './limits.js';
 import { describe } from './primitives.js';
 import { looksLikeSecretName } from './redaction.js';
 

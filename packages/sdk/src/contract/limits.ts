@@ -10,10 +10,11 @@
  * `429 rate_limited` with `Retry-After`. The mock server enforces it when asked (`--rate-limit`), and
  * the OpenAPI document describes it.
  */
-export const SERVICE_RATE_LIMIT: Readonly<{ limit: number; windowSeconds: number }> = Object.freeze({
-  limit: 500,
-  windowSeconds: 60,
-});
+export const SERVICE_RATE_LIMIT: Readonly<{ limit: number; windowSeconds: number }> =
+  /* @__PURE__ */ Object.freeze({
+    limit: 500,
+    windowSeconds: 60,
+  });
 
 /**
  * The most values one list of a request may hold: filter values (`filters.labels`, event filter
@@ -51,3 +52,10 @@ export const MAX_LABEL_LENGTH = 128;
 export const MAX_PAGE_SIZE = 500;
 /** Default `pageSize` of the search endpoints. */
 export const DEFAULT_PAGE_SIZE = 25;
+
+/**
+ * At most this many issues are listed in one answer or error (`validation_failed`,
+ * `RequestValidationError`): past it, one last issue with `omitted` counts the rest. The webhook
+ * receiver's `invalid_payload` lists at most as many, and stops validating there.
+ */
+export const MAX_LISTED_ISSUES = 100;

@@ -136,7 +136,7 @@ export type Timestamp = z.infer<typeof Timestamp>;
  * An ISO 8601 UTC timestamp with nanosecond precision, as in webhook samples (spec §2.11).
  * @example "2024-05-01T12:30:00.123456789Z"
  */
-export const NanoTimestamp = instant(
+export const NanoTimestamp = /* @__PURE__ */ instant(
   NANO_TIMESTAMP_PATTERN,
   9,
   'nanosecond',

@@ -61,9 +61,8 @@ export const SECRET_PARAMETERS = [
 ] as const;
 
 /** {@link SECRET_PARAMETERS} in lower case. */
-const SECRET_PARAMETER_NAMES: ReadonlySet<string> = new Set(
-  SECRET_PARAMETERS.map((name) => name.toLowerCase()),
-);
+const SECRET_PARAMETER_NAMES: ReadonlySet<string> = /* @__PURE__ */ (() =>
+  new Set(SECRET_PARAMETERS.map((name) => name.toLowerCase())))();
 
 /**
  * The words that make a name a credential's, as {@link isSecretName} reads them: `token` and `key`

@@ -1,5 +1,5 @@
 import { IacmError } from './errors.js';
-import { type KyPassThroughOptions, SDK_OWNED_KY_OPTIONS } from './exchange.js';
+import type { KyPassThroughOptions, SDK_OWNED_KY_OPTIONS } from './exchange.js';
 import {
   type DetailsFirstLogger,
   isPinoLike,
@@ -389,17 +389,18 @@ function resolveKy(option: unknown): KyPassThroughOptions | undefined {
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
     throw new IacmError(`option ky: expected an object of ky's options, received ${describeOption(option)}`);
   }
-  for (const name of SDK_OWNED_KY_OPTIONS) {
+  // Each of SDK_OWNED_KY_OPTIONS, in its order: KY_INSTEAD names every one.
+  for (const [name, instead] of Object.entries(KY_INSTEAD)) {
     if (Object.hasOwn(option, name)) {
       throw new IacmError(
-        `option ky.${name}: set by the SDK itself (${KY_INSTEAD[name]}), so ky may not take it here`,
+        `option ky.${name}: set by the SDK itself (${instead}), so ky may not take it here`,
       );
     }
   }
   return { ...(option as KyPassThroughOptions) };
 }
 
-/** What to use instead of each ky option the SDK sets itself. */
+/** What to use instead of each ky option the SDK sets itself ({@link SDK_OWNED_KY_OPTIONS}, in its order). */
 const KY_INSTEAD: Record<(typeof SDK_OWNED_KY_OPTIONS)[number], string> = {
   prefixUrl: 'use baseUrl',
   method: "each endpoint's method",

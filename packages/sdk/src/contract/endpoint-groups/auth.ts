@@ -3,17 +3,15 @@
  * facts (method, path, statuses, paging, retry safety, authentication), its summary and its params,
  * query, body and response schemas, in one place. `../endpoints.ts` makes the endpoint table of
  * every group's declarations; `pnpm contract:routes` writes their route facts (schema-free) into
- * `../routes.generated.ts`, the routes a client sends with; a client that validates loads this
- * module on the group's first call (`load.ts`).
+ * `../routes.generated.ts`, the routes a client sends with, and their schemas into
+ * `./auth.schemas.generated.ts`, which a client that validates loads on the group's first call
+ * (`load.ts`).
  *
  * @module
  */
 import { HealthResponse, LoginBody, LoginResponse } from '../auth.js';
 import { NoQuery } from '../primitives.js';
 import type { EndpointDeclarations } from './declaration.js';
-
-// With every group, so that the client has it once a group is loaded (`load.ts`).
-export { responseSchemaFor } from '../primitives.js';
 
 /** The `auth` group's endpoints, by name, in the endpoint table's order. */
 export const authEndpoints = {

@@ -46,3 +46,12 @@ export interface EndpointDeclaration {
 
 /** A group's declarations, by endpoint name (`group.action`), in the endpoint table's order. */
 export type EndpointDeclarations = Readonly<Record<string, EndpointDeclaration>>;
+
+/** The schemas of one endpoint, as its declaration gives them (what a client that validates needs). */
+export type EndpointSchemas = Pick<EndpointDeclaration, 'params' | 'query' | 'body' | 'response'>;
+
+/**
+ * A group's schemas, by endpoint name, as its generated schemas module (`./<group>.schemas.generated.ts`)
+ * holds them: the route facts are in `../routes.ts`.
+ */
+export type GroupSchemas = Readonly<Record<string, EndpointSchemas>>;

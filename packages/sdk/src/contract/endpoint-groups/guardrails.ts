@@ -3,8 +3,9 @@
  * statuses, paging, retry safety, authentication), its summary and its params, query, body and
  * response schemas, in one place. `../endpoints.ts` makes the endpoint table of every group's
  * declarations; `pnpm contract:routes` writes their route facts (schema-free) into
- * `../routes.generated.ts`, the routes a client sends with; a client that validates loads this
- * module on the group's first call (`load.ts`).
+ * `../routes.generated.ts`, the routes a client sends with, and their schemas into
+ * `./guardrails.schemas.generated.ts`, which a client that validates loads on the group's first call
+ * (`load.ts`).
  *
  * @module
  */
@@ -20,9 +21,6 @@ import {
 } from '../guardrails.js';
 import { NoQuery, PageQuery } from '../primitives.js';
 import type { EndpointDeclarations } from './declaration.js';
-
-// With every group, so that the client has it once a group is loaded (`load.ts`).
-export { responseSchemaFor } from '../primitives.js';
 
 /** The `guardrails` group's endpoints, by name, in the endpoint table's order. */
 export const guardrailsEndpoints = {

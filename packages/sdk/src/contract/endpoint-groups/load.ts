@@ -1,44 +1,45 @@
 /**
  * The endpoints' schemas, loaded one group at a time: what a client that validates needs, and only
- * for the groups it calls. Each group's module (`./<group>.ts`, its endpoints' declarations) is
- * imported on first use with a dynamic `import()`, which a bundler makes a chunk of its own
- * (CommonJS builds may inline them); once loaded, a group is read synchronously. Not exported from
- * the contract's entry: the endpoint table (`../endpoints.ts`) holds every schema for those who want
- * them all.
+ * for the groups it calls. Each group's schemas module (`./<group>.schemas.generated.ts`, generated
+ * from its declarations by `pnpm contract:routes`: the schemas without the route facts, which the
+ * client has in `../routes.ts`, and without the summaries) is imported on first use with a dynamic
+ * `import()`, which a bundler makes a chunk of its own (CommonJS builds may inline them); once
+ * loaded, a group is read synchronously. Not exported from the contract's entry: the endpoint table
+ * (`../endpoints.ts`) holds every schema for those who want them all.
  *
  * @module
  */
 import type * as z from 'zod/mini';
 import type { responseSchemaFor } from '../primitives.js';
 import type { EndpointGroup } from '../routes.js';
-import type { EndpointDeclaration } from './declaration.js';
+import type { GroupSchemas } from './declaration.js';
 
-/** The schemas (and summary) of one endpoint, as its group's module declares them. */
-export type EndpointSchemas = Pick<EndpointDeclaration, 'summary' | 'params' | 'query' | 'body' | 'response'>;
+export type { EndpointSchemas, GroupSchemas } from './declaration.js';
 
-/** A group's schemas, by endpoint name (its declarations: the route facts are in `../routes.ts` too). */
-export type GroupSchemas = Readonly<Record<string, EndpointSchemas>>;
-
-/** A group's module: its schemas, and the contract's `responseSchemaFor`, which every group re-exports. */
+/** A group's schemas module: its schemas, and the contract's `responseSchemaFor`, which every one re-exports. */
 interface GroupModule {
   readonly schemas: GroupSchemas;
   readonly responseSchemaFor: typeof responseSchemaFor;
 }
 
 /**
- * How to load each group's module: literal specifiers, so that bundlers see and split them. Each
- * re-exports `responseSchemaFor` (`../primitives.ts`), which the client needs once a group is
+ * How to load each group's schemas module: literal specifiers, so that bundlers see and split them.
+ * Each re-exports `responseSchemaFor` (`../primitives.ts`), which the client needs once a group is
  * loaded, and not before: it builds schemas with zod, which a client that does not validate never loads.
  */
 const LOADERS: Readonly<Record<EndpointGroup, () => Promise<GroupModule>>> = {
-  auth: () => import('./auth.js').then((m) => groupModule(m, m.authEndpoints)),
-  workspaces: () => import('./workspaces.js').then((m) => groupModule(m, m.workspacesEndpoints)),
-  guardrails: () => import('./guardrails.js').then((m) => groupModule(m, m.guardrailsEndpoints)),
-  iacExplorer: () => import('./iac-explorer.js').then((m) => groupModule(m, m.iacExplorerEndpoints)),
-  eventCenter: () => import('./event-center.js').then((m) => groupModule(m, m.eventCenterEndpoints)),
+  auth: () => import('./auth.schemas.generated.js').then((m) => groupModule(m, m.authSchemas)),
+  workspaces: () =>
+    import('./workspaces.schemas.generated.js').then((m) => groupModule(m, m.workspacesSchemas)),
+  guardrails: () =>
+    import('./guardrails.schemas.generated.js').then((m) => groupModule(m, m.guardrailsSchemas)),
+  iacExplorer: () =>
+    import('./iac-explorer.schemas.generated.js').then((m) => groupModule(m, m.iacExplorerSchemas)),
+  eventCenter: () =>
+    import('./event-center.schemas.generated.js').then((m) => groupModule(m, m.eventCenterSchemas)),
 };
 
-/** A loaded group module as {@link GroupModule}: its schemas (named after the group) and `responseSchemaFor`. */
+/** A loaded group's schemas module as {@link GroupModule}: its schemas (named after the group) and `responseSchemaFor`. */
 function groupModule(module: Pick<GroupModule, 'responseSchemaFor'>, schemas: GroupSchemas): GroupModule {
   return { schemas, responseSchemaFor: module.responseSchemaFor };
 }
