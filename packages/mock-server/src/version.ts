@@ -1,2 +1,2 @@
 /** The version of `@iacm/mock-server`. */
-export const VERSION = '0.1.0';
+export const VERSION = '0.2.0';

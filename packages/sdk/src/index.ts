@@ -204,4 +204,4 @@ export type {
 } from './resources/types.js';
 
 /** The version of this package. */
-export const VERSION = '0.1.0';
+export const VERSION = '0.2.0';

@@ -69,4 +69,4 @@ export {
 } from './testing.js';
 
 /** The version of this package. */
-export const VERSION = '0.1.0';
+export const VERSION = '0.2.0';

@@ -9,7 +9,7 @@
 /** The request header that selects a session (names in any case). */
 export const SESSION_HEADER = 'x-iacm-mock-session';
 
-/** The response header of every control answer that says the mock's version (`0.1.0`). */
+/** The response header of every control answer that says the mock's version (its `VERSION`). */
 export const MOCK_VERSION_HEADER = 'x-iacm-mock-version';
 
 /**

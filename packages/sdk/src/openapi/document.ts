@@ -68,7 +68,7 @@ import type {
  * The version of the generated document (`info.version`): the version of the contract it is
  * generated from, released with `@iacm/sdk`.
  */
-export const OPENAPI_DOCUMENT_VERSION = '0.1.0';
+export const OPENAPI_DOCUMENT_VERSION = '0.2.0';
 
 /** The document's title (`info.title`). */
 export const OPENAPI_TITLE = 'IaC Management Service API (iacm)';
