@@ -37,6 +37,7 @@ export {
 export { DEFAULT_LOGIN_THROTTLE, LOGIN_THROTTLE_RANGES, type LoginThrottleOption } from './auth/login.js';
 export type { ControlExposure } from './control/access.js';
 export { ClockBody } from './control/clock.js';
+export type { LiveFeed, LiveFeedOptions } from './control/live.js';
 export type { ControlPlane, ControlPlaneServer, WebhookControl } from './control/plane.js';
 export { RateLimitBody } from './control/rate-limit.js';
 export { RESET_STAGES, type ResetStage } from './control/reset.js';

@@ -103,6 +103,7 @@ mock starts (elsewhere its access key only); every account's pair: <a href="/__m
 ${routes}
 </table>
 <h2>Control plane (no token on a loopback address; elsewhere the control token)</h2>
+<p>The requests, webhook deliveries and sessions as they happen: <a href="/__mock/live">the live page</a> (unless the control plane is off).</p>
 <table>
 ${control}
 </table>

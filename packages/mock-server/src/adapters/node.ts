@@ -20,6 +20,7 @@ import { DEFAULT_SERVER_TIMEOUTS, resolveServerTimeouts } from './timeouts.js';
 export { DEFAULT_SERVER_TIMEOUTS, isLoopbackHost };
 
 import { landingAnswer } from './landing.js';
+import { livePageAnswer } from './live-page.js';
 
 /** Options of {@link listen}. */
 export interface ListenOptions extends MockOptions {
@@ -272,8 +273,9 @@ function connectionOptions(
 /**
  * Creates the `node:http` request listener of a core (it calls the core directly, no Fetch objects).
  * Besides the API and the control plane, it answers `GET /openapi.json` with the API's OpenAPI 3.1
- * document (no auth), whose server is this server, and `GET /` with a landing page (HTML for a
- * browser, JSON otherwise: the routes, how to log in, where the OpenAPI document is; no keys).
+ * document (no auth), whose server is this server, `GET /` with a landing page (HTML for a
+ * browser, JSON otherwise: the routes, how to log in, where the OpenAPI document is; no keys), and
+ * `GET /__mock/live` (`.js`, `.css`) with the live page, unless the control plane is off.
  * The body is read only when the request reaches the core's body stage, and never past the size
  * limit (413 from `Content-Length` before reading, or as soon as more arrives).
  * @param core the core answering the requests.
@@ -315,6 +317,14 @@ export function createRequestListener(
           headers: { 'content-type': 'application/json' },
           body: openApiFor(baseOf(req)),
         });
+        return;
+      }
+      // The live page (static text, no data: its script polls the control plane with the token).
+      const live =
+        req.method === 'GET' && core.controlExposure !== 'off' ? livePageAnswer(target.path) : undefined;
+      if (live) {
+        res.writeHead(live.status, { ...live.headers, 'content-length': Buffer.byteLength(live.body) });
+        res.end(live.body);
         return;
       }
       if (req.method === 'GET' && target.path === '/') {

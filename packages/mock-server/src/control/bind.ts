@@ -121,7 +121,9 @@ function answerOf(declaration: ControlDeclaration, answer: unknown): MockRespons
   const declared = declaration.route?.status;
   const status =
     typeof declared === 'function' ? (declared as (a: unknown) => number)(answer) : (declared ?? 200);
-  return ok(status === 204 ? undefined : answer, status);
+  const response = ok(status === 204 ? undefined : answer, status);
+  if (declaration.route?.journalled === false) response.unjournalled = true;
+  return response;
 }
 
 /** Whether a value is a thenable (a handler that answered a Promise). */
@@ -148,6 +150,7 @@ export function controlRoutesOf<T extends ControlTable>(
       query: route.query,
       maxBodyBytes: route.maxBodyBytes,
       jsonBounds: route.jsonBounds,
+      journalled: route.journalled,
       handler: (ctx) => {
         const answer = handler(ctx);
         return isPromise(answer)

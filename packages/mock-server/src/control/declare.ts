@@ -92,6 +92,12 @@ export interface ControlRouteDeclaration<
   readonly maxBodyBytes?: number;
   /** The shape bounds of this route's JSON body; default the contract's `DEFAULT_JSON_BOUNDS`. */
   readonly jsonBounds?: JsonBounds;
+  /**
+   * `false`: the route's successful answers are not journalled (a poll of what the journal holds,
+   * `GET /__mock/live/feed`, whose own entries would push out the requests it shows); its refusals
+   * (400, 403) are. Default: journalled, as every request.
+   */
+  readonly journalled?: false;
 }
 
 /**

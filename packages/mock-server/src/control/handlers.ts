@@ -13,6 +13,7 @@ import { checkEndpointName } from '../pipeline/endpoint-name.js';
 import { toCall } from '../pipeline/journal-calls.js';
 import type { ControlHandlers } from './bind.js';
 import { journalListingLimit, queryNumber } from './journal.js';
+import { liveFeed } from './live.js';
 import { bodyRateLimit } from './rate-limit.js';
 import type { CoreView } from './route.js';
 import { sessionsOf } from './sessions.js';
@@ -80,6 +81,7 @@ export const CONTROL_HANDLERS: ControlHandlers<ControlTableOf> = {
     if (query.endpoint === undefined) return deps.journal.list(limit);
     return deps.journal.list(limit, checkEndpointName(query.endpoint)).map((entry) => toCall(entry));
   },
+  live: ({ core, deps, query }) => liveFeed(core, deps, query),
   clearJournal: ({ deps }) => deps.journal.clear(),
   waitFor: ({ deps, body, signal }) => deps.waiters.waitFor(deps.journal, body, signal),
   waitForQuery: ({ deps, query, signal }) => {

@@ -187,6 +187,8 @@ export interface ControlRoute {
   readonly maxBodyBytes?: number | undefined;
   /** The shape bounds of this route's JSON body. */
   readonly jsonBounds?: JsonBounds | undefined;
+  /** `false`: its successful answers are not journalled (the row's `route.journalled`). */
+  readonly journalled?: false | undefined;
   /** Answers the request: the row's handler, its answer with the row's status. */
   handler(ctx: ControlContext): MockResponse | Promise<MockResponse>;
 }

@@ -60,6 +60,11 @@ export interface MockResponse {
   body: unknown;
   /** When true the adapter closes the connection without answering (fault injection). */
   drop?: boolean;
+  /**
+   * When true the journal does not write this request down: a successful answer of a control route
+   * declared `journalled: false` (the live page's polls, `GET /__mock/live/feed`).
+   */
+  unjournalled?: boolean;
 }
 
 /** The 500 answer of a bug in the mock (never caused by client input; the fuzz tests check that). */

@@ -100,7 +100,8 @@ export async function handleRequest(
   if (options.signal?.aborted) response = droppedResponse();
   withRequestId(response, requestId);
   seen.preferIgnored = parts.oneOff.markAnswer(request, response);
-  if (parts.resets() === resets) {
+  // A poll of the journal itself (the live page's) is not written down: it would push out what it reads.
+  if (parts.resets() === resets && response.unjournalled !== true) {
     // A request answered before the route stage (a fault, a 429) is journalled with its endpoint too.
     if (!line.control && !seen.routed) seen.endpoint = endpointAt(line.method, line.path);
     // Only a body a stage read is recorded: a request refused before the body stage (429, 401, 404,

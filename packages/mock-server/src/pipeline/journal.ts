@@ -257,6 +257,9 @@ interface Kept {
   readonly bytes: number;
 }
 
+/** The most entries one {@link Journal.poll} looks at (a filtered poll skips the others' entries). */
+const POLL_LOOKS = 5_000;
+
 /** The parts of {@link Kept.head}, in order. */
 type Head = [
   id: string,
@@ -574,21 +577,65 @@ export class Journal {
    * journal writes again), as a wait does when it begins.
    */
   recordedSince(since: string): Iterable<JournalRecord> | undefined {
-    let from = this.#head;
-    if (since !== 'start') {
-      // A head's text is `["<id>",...`: JSON.stringify writes the id the same way each time.
-      const prefix = `[${JSON.stringify(since)},`;
-      let index = -1;
-      for (let i = this.#entries.length - 1; i >= this.#head; i--) {
-        if ((this.#entries[i] as Kept).head.startsWith(prefix)) {
-          index = i;
-          break;
-        }
-      }
-      if (index < 0) return undefined;
-      from = index + 1;
+    const from = this.#slotAfter(since);
+    return from === undefined ? undefined : this.#records(from, this.#entries.length);
+  }
+
+  /**
+   * The slot after the kept entry of request id `since` (the first kept slot for `'start'`), or
+   * `undefined` when no kept entry has that id. Looked for from the newest: a caller's cursor is most
+   * often one of the last entries. (Entries are kept in the order requests end, not by id, so there is
+   * no search by order.)
+   */
+  #slotAfter(since: string): number | undefined {
+    if (since === 'start') return this.#head;
+    // A head's text is `["<id>",...`: JSON.stringify writes the id the same way each time.
+    const prefix = `[${JSON.stringify(since)},`;
+    for (let i = this.#entries.length - 1; i >= this.#head; i--) {
+      if ((this.#entries[i] as Kept).head.startsWith(prefix)) return i + 1;
     }
-    return this.#records(from, this.#entries.length);
+    return undefined;
+  }
+
+  /**
+   * What a poll of the journal reads (the live page's, `GET /__mock/live/feed`): the entries kept after
+   * `since` (`'start'`, or a request id as {@link Journal.recordedSince} takes it), oldest first, at
+   * most `limit` of them, of endpoint `endpoint` only when given (compared without parsing an entry).
+   * `cursor` is the id to poll from next: the last entry answered, or the last one looked at (so a
+   * filtered poll does not look at the same entries again), or `since` when there is none. `restarted`
+   * when the journal holds no entry of `since` (it was dropped for a bound, or the journal was reset or
+   * cleared): the entries are then those kept from the oldest. `more` when entries past the `limit`
+   * were left for the next poll. Keeps nothing: the cursor is the caller's.
+   */
+  poll(
+    since: string,
+    limit: number,
+    endpoint?: string,
+  ): { entries: JournalEntry[]; cursor: string; restarted: boolean; more: boolean } {
+    const found = this.#slotAfter(since);
+    const restarted = found === undefined;
+    const from = found ?? this.#head;
+    const entries: JournalEntry[] = [];
+    let last: Kept | undefined;
+    let more = false;
+    // A filtered poll looks at no more than POLL_LOOKS entries: the cursor goes on from the last.
+    const end = Math.min(this.#entries.length, from + POLL_LOOKS);
+    for (let i = from; i < end; i++) {
+      const kept = this.#entries[i] as Kept;
+      if (endpoint !== undefined && kept.endpoint !== endpoint) {
+        last = kept;
+        continue;
+      }
+      if (entries.length === limit) {
+        more = true;
+        break;
+      }
+      entries.push(readEntry(kept));
+      last = kept;
+    }
+    if (end < this.#entries.length && entries.length < limit) more = true;
+    const cursor = last === undefined ? (restarted ? 'start' : since) : (JSON.parse(last.head) as Head)[0];
+    return { entries, cursor, restarted, more };
   }
 
   /** The kept entries from slot `from` to slot `to` (excluded) as {@link JournalRecord}s, one at a time. */

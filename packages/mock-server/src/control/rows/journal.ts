@@ -11,6 +11,7 @@ import type { JournalCall } from '../../pipeline/journal-calls.js';
 import type { NextDeliveryOptions, WaitForOptions, WaitForRunOptions } from '../../pipeline/waiters.js';
 import { answers, type ControlTransport, capability } from '../declare.js';
 import { JournalListingQuery } from '../journal.js';
+import { type LiveFeed, type LiveFeedOptions, LiveFeedQuery } from '../live.js';
 import {
   CancelWaitsBody,
   checkNextDelivery,
@@ -63,6 +64,41 @@ export const JOURNAL_ROWS = {
       about:
         "that endpoint's entries as `{ endpoint, requestId, params, query, body, status, ... }`, oldest first, in process and over HTTP (typed); an unknown name → 400 naming the closest",
       request: '`GET /__mock/journal?endpoint=workspaces.search`',
+    },
+    writes: [],
+  }),
+  /**
+   * One poll of what the mock saw after the caller's cursors: the journal entries after `since` (at
+   * most `limit`, of `endpoint` only when given), the delivery attempts after `deliveriesSince`, the
+   * sessions and the clock (`GET /__mock/live/feed`, what the live page at `/__mock/live` polls).
+   * Keeps nothing per caller; its own polls are not journalled.
+   */
+  live: capability<(options?: LiveFeedOptions) => LiveFeed>()({
+    route: {
+      method: 'GET',
+      path: '/__mock/live/feed',
+      summary:
+        'what is new since a cursor: journal entries (?since=start|<request id>, ?endpoint=), delivery attempts (?deliveriesSince=), sessions and the clock; ?limit=1..200; not journalled',
+      query: LiveFeedQuery,
+      journalled: false,
+    },
+    call: {
+      sync: true,
+      params: ['options'],
+      args: (options = {}) => ({
+        query: {
+          since: options.since,
+          deliveriesSince: options.deliveriesSince,
+          limit: options.limit,
+          endpoint: options.endpoint,
+        },
+      }),
+      docs: 'control.live(options)',
+    },
+    docs: {
+      about:
+        'one poll of the [live page](#the-live-page): `{ now, journal: { entries, cursor, restarted, more }, deliveries: { attempts, cursor, restarted, more }, sessions }` after the cursors, at most `limit` (1 to 200, default 50) of each; stateless, not journalled',
+      request: '`GET /__mock/live/feed?since=&deliveriesSince=&limit=&endpoint=`',
     },
     writes: [],
   }),

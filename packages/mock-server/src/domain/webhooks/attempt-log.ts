@@ -49,6 +49,11 @@ export function attemptBytes(attempt: DeliveryAttempt): number {
   return heapBytes(attempt) + ATTEMPT_OVERHEAD_BYTES;
 }
 
+/** The number of an attempt id (`dlv_000042` → 42). */
+export function attemptNumber(id: string): number {
+  return Number(id.slice(4));
+}
+
 /** The recorded attempts, bounded. */
 export class AttemptLog {
   readonly #attempts: DeliveryAttempt[] = [];
@@ -132,6 +137,26 @@ export class AttemptLog {
     return this.#attempts
       .filter((a) => !integrationId || a.integrationId === integrationId)
       .map((a) => ({ ...a }));
+  }
+
+  /**
+   * The kept attempts made after attempt number `after` (the number of an id `dlv_000042`; 0: every
+   * kept one), oldest first, at most `limit` of them: copies, found by a binary search (ids grow in the
+   * log's order), so a poll costs what it answers. `restarted` when `after` is past the last id made
+   * (the log was reset since: ids count from 1 again), and the answer starts from the oldest kept.
+   */
+  after(after: number, limit: number): { attempts: DeliveryAttempt[]; restarted: boolean; more: boolean } {
+    const restarted = after > this.#count;
+    const from = restarted ? 0 : after;
+    let low = 0;
+    let high = this.#attempts.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (attemptNumber((this.#attempts[middle] as DeliveryAttempt).id) <= from) low = middle + 1;
+      else high = middle;
+    }
+    const attempts = this.#attempts.slice(low, low + limit).map((a) => ({ ...a }));
+    return { attempts, restarted, more: low + limit < this.#attempts.length };
   }
 
   /** How many records the bound dropped since the last {@link AttemptLog.clear}. */

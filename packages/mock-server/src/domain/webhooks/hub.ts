@@ -182,6 +182,17 @@ export class WebhookHub {
     return this.#log.list(integrationId);
   }
 
+  /**
+   * The kept delivery attempts made after attempt number `after`, oldest first, at most `limit`
+   * (`AttemptLog.after`): what the live page's poll reads.
+   */
+  attemptsAfter(
+    after: number,
+    limit: number,
+  ): { attempts: DeliveryAttempt[]; restarted: boolean; more: boolean } {
+    return this.#log.after(after, limit);
+  }
+
   /** How many attempt records and waiting retries the retention bounds dropped since the last clear. */
   dropped(): DroppedDeliveries {
     return { attempts: this.#log.dropped, retries: this.#queue.dropped };
