@@ -89,6 +89,7 @@ export function versionRelease(root: string): {
         'they are released together: keep them in one `fixed` group in .changeset/config.json',
     );
   }
+  for (const line of fillEmptySections(root, distinct[0] as string)) console.log(line);
   for (const line of syncVersionConstants(root)) console.log(`set ${line}`);
   run('pnpm', ['run', '--silent', 'openapi']);
   const old = [...new Set(Object.values(before))];
@@ -122,6 +123,32 @@ export function versionRelease(root: string): {
     }
   }
   return { before, after };
+}
+
+/** What a package's CHANGELOG says for a release no changeset of it is in. */
+export const NO_CHANGES_NOTE =
+  'No changes of its own: released at this version with the other two packages (they share one version).';
+
+/**
+ * Gives the `## <version>` section of each package's CHANGELOG that `changeset version` left empty
+ * (a package no pending changeset names, bumped with its `fixed` group) the line
+ * {@link NO_CHANGES_NOTE}, so that a reader of that CHANGELOG is told why the version exists.
+ */
+export function fillEmptySections(root: string, version: string): string[] {
+  const done: string[] = [];
+  for (const dir of PACKAGE_DIRS) {
+    const file = join(root, 'packages', dir, 'CHANGELOG.md');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const start = lines.findIndex((line) => line.trim() === `## ${version}`);
+    if (start < 0) continue;
+    const rest = lines.slice(start + 1);
+    const end = rest.findIndex((line) => line.startsWith('## '));
+    if ((end < 0 ? rest : rest.slice(0, end)).join('').trim() !== '') continue;
+    lines.splice(start + 1, 0, '', NO_CHANGES_NOTE);
+    writeFileSync(file, lines.join('\n'));
+    done.push(`packages/${dir}/CHANGELOG.md: the ${version} section says it has no changes of its own`);
+  }
+  return done;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
