@@ -314,7 +314,7 @@ describe('fuzz: hostile member names, deep nesting and huge arrays', () => {
         }),
         { numRuns: fuzzRuns(300), seed: fuzzSeed(1300) },
       );
-      // A bound for hangs only, grown with the number of cases (`pnpm test:fuzz` runs 20 times as many).
+      // A bound for hangs only, grown with the number of cases (`pnpm test:fuzz` runs 12 times as many).
     },
     Math.max(30_000, fuzzRuns(300) * 50),
   );

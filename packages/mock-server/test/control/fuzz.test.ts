@@ -9,7 +9,7 @@
  * serialise. Each case starts from `POST /__mock/reset`.
  *
  * `pnpm test` runs a short run; `pnpm test:fuzz` (the `fuzz` project picks every `fuzz.test.ts`) runs
- * 20 times as many, with fixed seeds (fast-check prints the seed and the shrunk case of a failure).
+ * 12 times as many, with fixed seeds (fast-check prints the seed and the shrunk case of a failure).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
  * nothing outside the mock (no faults, no seeds, no rate limit, no integrations: see below). Every
  * answer is below 500, in the documented error shape, small (an error answer never grows with the
  * input), and the mock answers a health check afterwards. `pnpm test` runs a short run;
- * `pnpm test:fuzz` runs 20 times as many (fixed seeds; fast-check prints the seed and the shrunk case
+ * `pnpm test:fuzz` runs 12 times as many (fixed seeds; fast-check prints the seed and the shrunk case
  * of a failure).
  */
 import { ErrorBody, endpointList } from '@iacm/sdk/contract';

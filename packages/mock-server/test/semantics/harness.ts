@@ -17,7 +17,7 @@ export interface Answer {
 }
 
 /**
- * The hang bound of a property test: it only catches hangs (`pnpm test:fuzz` runs 20 times the cases,
+ * The hang bound of a property test: it only catches hangs (`pnpm test:fuzz` runs 12 times the cases,
  * on a busy 2-core machine).
  */
 export const HANG = 600_000;
