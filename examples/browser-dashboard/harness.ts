@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, preview } from 'vite';
 
 export type { Browser, Page } from 'playwright-core';
@@ -61,4 +61,12 @@ export async function launchChromium(executablePath = CHROMIUM_PATH): Promise<Br
     );
   }
   return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Records a page's uncaught errors and `console.error` lines into `errors`, for a test to assert none. */
+export function recordPageErrors(page: Page, errors: string[]): void {
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
+  });
 }

@@ -15,6 +15,7 @@ import {
   launchChromium,
   type Page,
   previewDashboard,
+  recordPageErrors,
   type ServedDashboard,
 } from '../../examples/browser-dashboard/harness.js';
 
@@ -39,12 +40,9 @@ describe('browser dashboard (Vite build + MSW service worker + SDK, in Chromium)
       served = await previewDashboard(outDir);
       const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
       page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+      recordPageErrors(page, pageErrors);
       page.on('response', (response) => {
         if (response.status() >= 400) pageErrors.push(`HTTP ${response.status()} ${response.url()}`);
-      });
-      page.on('console', (message) => {
-        if (message.type() === 'error') pageErrors.push(`console.error: ${message.text()}`);
       });
     })();
     setup.catch(() => {}); // awaited (and reported) by each test

@@ -12,7 +12,12 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, launchChromium, type Page } from '../../examples/browser-dashboard/harness.js';
+import {
+  type Browser,
+  launchChromium,
+  type Page,
+  recordPageErrors,
+} from '../../examples/browser-dashboard/harness.js';
 import { listen, type RunningMockServer } from '../../packages/mock-server/src/adapters/node.js';
 
 const TOKEN = 'live-page-control-token-9f8e7d6c5b4a';
@@ -47,10 +52,7 @@ describe('the live page (/__mock/live) in Chromium', () => {
         dialogs.push(dialog.message());
         void dialog.dismiss();
       });
-      page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-      page.on('console', (message) => {
-        if (message.type() === 'error') pageErrors.push(`console.error: ${message.text()}`);
-      });
+      recordPageErrors(page, pageErrors);
     })();
     setup.catch(() => {}); // awaited (and reported) by each test
   });
