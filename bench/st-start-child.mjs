@@ -2,7 +2,7 @@
  * ST's measuring process, run fresh each time (as a vitest worker starts a test file), cold:
  * - `msw`: `import('msw/node')` only, the baseline;
  * - `import`: `msw/node`, then `@iacm/mock-server`, each import timed;
- * - `anatomy`: the mock's import in the order its graph loads it (`msw/node`, `msw`, `zod/mini`,
+ * - `anatomy`: the mock's import in the order its graph loads it (`msw/node`, `#msw-http`, `zod/mini`,
  *   `zod`, `@iacm/sdk/contract`, `@iacm/webhook-receiver`, then `@iacm/mock-server` itself), each step
  *   timed: where the import's time goes;
  * - `first`: `msw/node`, `@iacm/mock-server` and `@iacm/sdk` imported, `createMockServer({ scene })`
@@ -36,7 +36,8 @@ await childMain(async ({ subject }) => {
   if (subject === 'anatomy') {
     return timedImports([
       mswNode,
-      ['msw', dependencyUrl('mock', 'msw')],
+      // What `#msw-http` loads on Node (msw 2's `msw/core/http`; msw's main entry with msw 3).
+      ['#msw-http', new URL('./msw-http-node.js', url(DIST.mock)).href],
       ['zod/mini', dependencyUrl('sdk', 'zod/mini')],
       ['zod', dependencyUrl('mock', 'zod')],
       ['@iacm/sdk/contract', dependencyUrl('mock', '@iacm/sdk/contract')],

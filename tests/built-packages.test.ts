@@ -44,3 +44,54 @@ describe('the built SDK', () => {
     expect(JSON.parse(out)).toEqual({ version: VERSION, count: 17, ok: true });
   });
 });
+
+describe('the built mock server on Node', () => {
+  const mockDir = fileURLToPath(new URL('../packages/mock-server', import.meta.url));
+  const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: mockDir, encoding: 'utf8' });
+  // What a test file pays for before its first test: msw 2's main entry loads graphql (CommonJS, so
+  // it shows in require.cache); `#msw-http` loads `msw/core/http` instead (docs/performance.md, ST).
+  const check = `
+    const graphql = Object.keys(require.cache).filter((path) => /[\\\\/]graphql[\\\\/]/.test(path)).length;
+    const mock = createMockServer({ baseUrl: 'http://built.test' });
+    const server = setupServer(...mock.handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    const health = await fetch('http://built.test/v2/health');
+    const missing = await fetch('http://built.test/v2/nowhere');
+    server.close();
+    console.log(JSON.stringify({ graphql, health: health.status, missing: [missing.status, missing.statusText] }));`;
+  const expected = { graphql: 0, health: 204, missing: [404, 'Not Found'] };
+
+  it("imports without msw's main entry (ESM) and answers through msw/node", () => {
+    const out = run([
+      '--input-type=module',
+      '-e',
+      `import { createRequire } from 'node:module';
+       import { setupServer } from 'msw/node';
+       import { createMockServer } from '@iacm/mock-server';
+       const require = createRequire(import.meta.url);
+       ${check}`,
+    ]);
+    expect(JSON.parse(out)).toEqual(expected);
+  });
+
+  it("requires without msw's main entry (CJS) and answers through msw/node", () => {
+    const out = run([
+      '-e',
+      `const { setupServer } = require('msw/node');
+       const { createMockServer } = require('@iacm/mock-server');
+       (async () => { ${check} })();`,
+    ]);
+    expect(JSON.parse(out)).toEqual(expected);
+  });
+
+  it('keeps the namespace import of msw for bundlers and browsers (the default condition of #msw-http)', () => {
+    const out = run([
+      '--input-type=module',
+      '-e',
+      `import * as msw from 'msw';
+       const picked = await import('./dist/msw-http.js');
+       console.log(JSON.stringify({ http: picked.http === msw.http, handler: picked.RequestHandler === msw.RequestHandler }));`,
+    ]);
+    expect(JSON.parse(out)).toEqual({ http: true, handler: true });
+  });
+});

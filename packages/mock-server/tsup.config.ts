@@ -1,4 +1,26 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+
+/**
+ * The published builds import `#msw-http` (package.json `imports`) where the source imports
+ * `./msw-http/index.js`: on Node it resolves to a module that loads msw 2's `msw/core/http` instead of
+ * msw's main entry (80 to 130 ms of a test file's start: docs/performance.md, ST); elsewhere
+ * (bundlers for the browser) to the namespace import the source has.
+ */
+const mswHttpAsPackageImport: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'msw-http-as-package-import',
+  setup(build) {
+    build.onResolve({ filter: /\/msw-http\/index\.js$/ }, () => ({ path: '#msw-http', external: true }));
+  },
+};
+
+/** The options of every `#msw-http` build: one module, msw external. */
+const mswHttpBuild = {
+  dts: false,
+  sourcemap: false,
+  target: 'es2022',
+  platform: 'neutral',
+  clean: false,
+} as const;
 
 export default defineConfig([
   {
@@ -16,6 +38,16 @@ export default defineConfig([
     target: 'es2022',
     platform: 'neutral',
     treeshake: true,
+    esbuildPlugins: [mswHttpAsPackageImport],
+  },
+  // `#msw-http`: the source's namespace import (browsers, bundlers), and the Node builds.
+  { ...mswHttpBuild, entry: { 'msw-http': 'src/adapters/msw-http/index.ts' }, format: ['esm', 'cjs'] },
+  { ...mswHttpBuild, entry: { 'msw-http-node': 'src/adapters/msw-http/node.ts' }, format: ['esm'] },
+  {
+    ...mswHttpBuild,
+    entry: { 'msw-http-node': 'src/adapters/msw-http/node-cjs.ts' },
+    format: ['cjs'],
+    platform: 'node',
   },
   {
     entry: { cli: 'src/cli.ts' },

@@ -1,4 +1,5 @@
 import * as installedMsw from 'msw';
+import * as installedMswHttp from 'msw/core/http';
 import { describe, expect, it } from 'vitest';
 import {
   assertSupportedMsw,
@@ -54,6 +55,16 @@ describe('the msw check of createMockServer', () => {
   it('accepts the msw this repository installs (2.15 or later 2.x)', () => {
     expect(detectMswLine(installedMsw)).toBe('msw2');
     expect(() => assertSupportedMsw(installedMsw)).not.toThrow();
+  });
+
+  it('tells the line from `msw/core/http` too (`http` alone, as the Node builds load it): a handler it makes', () => {
+    expect(detectMswLine(installedMswHttp)).toBe('msw2');
+    expect(() => assertSupportedMsw(installedMswHttp)).not.toThrow();
+    const madeBy = (Handler: new () => object) => ({ http: { all: () => new Handler() } });
+    expect(detectMswLine(madeBy(Handler214))).toBe('msw2<2.15');
+    expect(detectMswLine(madeBy(Handler215))).toBe('msw2');
+    expect(detectMswLine(madeBy(Handler3))).toBe('msw3');
+    expect(problem(madeBy(Handler3), node('20.20.2'))?.message).toContain('msw 3 needs Node >= 22.12');
   });
 
   it('tells the msw lines apart by their exports', () => {

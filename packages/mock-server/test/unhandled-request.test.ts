@@ -189,3 +189,27 @@ describe('unhandledRequestOptions', () => {
     expect(() => unhandledRequestOptions('bypass' as 'warn')).toThrow(/expected 'error' or 'warn'/);
   });
 });
+
+describe('isCommonAssetRequest (msw its own, kept here so the mock does not load msw main entry)', () => {
+  it('answers as msw 2 does, for assets and for API calls', async () => {
+    const { isCommonAssetRequest: ours } = await import('../src/adapters/unhandled-request.js');
+    const { isCommonAssetRequest: msws } = await import('msw');
+    const urls = [
+      'http://localhost:5173/src/main.tsx',
+      'http://localhost:5173/@vite/client',
+      'http://localhost:5173/node_modules/.vite/deps/react.js',
+      'https://fonts.googleapis.com/css2?family=Inter',
+      'http://localhost:5173/logo.SVG',
+      'http://localhost:5173/data.json',
+      'http://localhost:5173/archive.tar.gz',
+      'file:///tmp/page.html',
+      'http://localhost:4010/v1/workspaces/search',
+      'http://localhost:4010/v1/workspaces/ws-1',
+      'http://localhost:4010/v1/events?format=json',
+      'http://localhost:4010/v1/iac-explorer/resources.jsonx',
+    ];
+    for (const url of urls) expect([url, ours(new Request(url))]).toEqual([url, msws(new Request(url))]);
+    expect(ours(new Request('http://localhost:4010/v1/workspaces/search'))).toBe(false);
+    expect(ours(new Request('http://localhost:5173/src/main.tsx'))).toBe(true);
+  });
+});

@@ -47,14 +47,17 @@ function hasMethod(proto: unknown, name: string): boolean {
 }
 
 /**
- * Tells the msw line from the module namespace of `msw` (what `import * as msw from 'msw'` gives).
+ * Tells the msw line from the module namespace of `msw` (what `import * as msw from 'msw'` gives), or
+ * of `msw/core/http` (its `http` alone).
  * @param msw the module's exports.
  */
 export function detectMswLine(msw: Readonly<Record<string, unknown>>): MswLine {
-  const http = msw.http as { all?: unknown } | undefined;
+  const http = msw.http as { all?: (path: string, resolver: () => undefined) => unknown } | undefined;
   if (typeof http?.all !== 'function') return 'msw<2';
   const handler = msw.RequestHandler as { prototype?: unknown } | undefined;
-  const proto = handler?.prototype;
+  // Without `RequestHandler` (msw 2's `msw/core/http` has `http` alone), a handler `http.all` makes
+  // has it on its prototype chain.
+  const proto = handler?.prototype ?? Object.getPrototypeOf(http.all('/__iacm-msw-probe', () => undefined));
   if (hasMethod(proto, 'dispose')) return 'msw3';
   if (hasMethod(proto, 'complete')) return 'msw2';
   return 'msw2<2.15';

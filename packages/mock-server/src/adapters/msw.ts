@@ -1,11 +1,12 @@
 import { readWebStream } from '@iacm/webhook-receiver';
 import type { RequestHandler } from 'msw';
-// A namespace import: an msw without some of these exports (msw 1 has no `http`) must reach the check
-// in createMockServer instead of failing at link time.
-import * as msw from 'msw';
 import { MockCore, type MockOptions } from '../app/mock.js';
 import type { MockResponse } from '../http/message.js';
+import { statusText } from '../http/status-text.js';
 import { answerBytes } from '../pipeline/answer-text.js';
+// `http` and `RequestHandler` of the installed msw; the published Node builds load them without
+// msw 2's main entry (see the module).
+import * as msw from './msw-http/index.js';
 import { assertSupportedMsw } from './msw-support.js';
 
 /** Options of {@link createMockServer}. */
@@ -26,13 +27,28 @@ export interface MockServer {
   control: MockCore['control'];
 }
 
+/** The statuses a Fetch `Response` cannot have a body with (the Fetch standard's null body statuses, 200 up). */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
+
 /** Converts a core response into a Fetch `Response` (or a network error for a dropped connection). */
 export function toFetchResponse(response: MockResponse): Response {
-  if (response.drop) return msw.HttpResponse.error();
+  // A plain Fetch `Response`, as msw's `HttpResponse` is one (`HttpResponse.error()` is
+  // `Response.error()`), with the reason phrase `HttpResponse` would give it.
+  if (response.drop) return Response.error();
   // The answer's JSON text in UTF-8, stored records' texts reused (`JSON.stringify`'s bytes), in a
   // buffer the next answer reuses: the Response copies a buffer it is given (the Fetch standard).
-  const body = response.body === undefined ? null : (answerBytes(response.body, undefined, true) ?? null);
-  return new msw.HttpResponse(body, { status: response.status, headers: response.headers });
+  // A null-body status (204, 205, 304: a fault may give one a body) answers without it, as msw's
+  // `HttpResponse` does, instead of throwing from the constructor.
+  const body =
+    response.body === undefined || NULL_BODY_STATUSES.has(response.status)
+      ? null
+      : (answerBytes(response.body, undefined, true) ?? null);
+  // A Uint8Array over an ArrayBuffer (never a SharedArrayBuffer), which BodyInit's type asks for.
+  return new Response(body as Uint8Array<ArrayBuffer> | null, {
+    status: response.status,
+    statusText: statusText(response.status),
+    headers: response.headers,
+  });
 }
 
 /** Hands a Fetch `Request` to the core; `basePath` is the base URL's path, stripped from the request path. */

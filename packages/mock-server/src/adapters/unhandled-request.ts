@@ -7,8 +7,24 @@
  *
  * @module
  */
-import { isCommonAssetRequest } from 'msw';
 import { redactUrl } from '../domain/webhook-url.js';
+
+/** The extensions of a static asset (msw's `isCommonAssetRequest`'s list). */
+const ASSET_PATH =
+  /\.(s?css|less|m?jsx?|m?tsx?|html|ttf|otf|woff|woff2|eot|gif|jpe?g|png|avif|webp|svg|mp4|webm|ogg|mov|mp3|wav|flac|aac|pdf|txt|csv|json|xml|md|zip|tar|gz|rar|7z)$/i;
+
+/**
+ * Whether a request is for a static asset: a `file:` URL, Google Fonts, a path with `node_modules` or
+ * `@vite`, or a file extension of a page's assets. The same test as msw's `isCommonAssetRequest`
+ * (msw 2.15 and 3), kept here so that the mock does not load msw's main entry for it.
+ */
+export function isCommonAssetRequest(request: Request): boolean {
+  const url = new URL(request.url);
+  if (url.protocol === 'file:') return true;
+  if (url.hostname.includes('fonts.googleapis.com')) return true;
+  if (url.pathname.includes('node_modules') || url.pathname.includes('@vite')) return true;
+  return ASSET_PATH.test(url.pathname);
+}
 
 /** What MSW 3 hands an `onUnhandledFrame` callback, as far as it is read here. */
 export interface UnhandledFrameArgs {
