@@ -1,6 +1,7 @@
 /**
- * `#msw-http` in the published CommonJS build on Node: msw 2's `msw/core/http`, else msw's main entry
- * (msw 3, loaded through `require(esm)` on the Node it supports). See `./index.ts` and `./node.ts`.
+ * `#msw-http` in the published CommonJS build on Node: msw 2's `msw/core/http`, else msw 3's
+ * `msw/http` (loaded through `require(esm)` on the Node it supports), else msw's main entry. See
+ * `./index.ts` and `./node.ts`.
  *
  * @module
  */
@@ -13,6 +14,9 @@ declare const require: (id: string) => unknown;
 function load(): MswHttpModule {
   try {
     return require('msw/core/http') as MswHttpModule;
+  } catch {}
+  try {
+    return require('msw/http') as MswHttpModule;
   } catch {
     return require('msw') as MswHttpModule;
   }
