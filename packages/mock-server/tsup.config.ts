@@ -42,12 +42,15 @@ export default defineConfig([
   },
   // `#msw-http`: the source's namespace import (browsers, bundlers), and the Node builds.
   { ...mswHttpBuild, entry: { 'msw-http': 'src/adapters/msw-http/index.ts' }, format: ['esm', 'cjs'] },
-  { ...mswHttpBuild, entry: { 'msw-http-node': 'src/adapters/msw-http/node.ts' }, format: ['esm'] },
   {
     ...mswHttpBuild,
-    entry: { 'msw-http-node': 'src/adapters/msw-http/node-cjs.ts' },
-    format: ['cjs'],
+    entry: { 'msw-http-node': 'src/adapters/msw-http/node.ts' },
+    format: ['esm', 'cjs'],
     platform: 'node',
+    // Its CommonJS build reads `__filename` where `import.meta` is empty, as the module says.
+    esbuildOptions(options) {
+      options.logOverride = { 'empty-import-meta': 'silent' };
+    },
   },
   {
     entry: { cli: 'src/cli.ts' },

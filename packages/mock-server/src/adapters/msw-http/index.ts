@@ -7,7 +7,7 @@
  * `node` condition; `tsup.config.ts` maps this module to it): msw 2's main entry loads graphql, about 50
  * ES modules and 110 CommonJS files, 80 to 130 ms of every test file's start, none of which the mock
  * uses; `msw/core/http` (msw 2) has `http` alone. msw 3 has no `msw/core/http` but `msw/http` (its main
- * entry is cheap, and the last fallback): `./node.ts`, `./node-cjs.ts`. docs/performance.md, ST.
+ * entry is cheap, and the last fallback): `./node.ts`. docs/performance.md, ST.
  *
  * @module
  */
