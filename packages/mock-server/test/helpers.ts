@@ -193,3 +193,25 @@ export function inAnswerOrder<T extends { event_timestamp: string; id: string }>
         : 1,
   );
 }
+
+/**
+ * Counts the turns of the event loop from now until `stop()`: an immediate that schedules itself again
+ * runs once per turn, however fast the work in between (a 1 ms interval counts milliseconds, and
+ * counted none on a fast machine). No wall time.
+ */
+export function countTurns(): { stop(): number } {
+  let turns = 0;
+  let counting = true;
+  const count = () => {
+    if (!counting) return;
+    turns++;
+    setImmediate(count);
+  };
+  setImmediate(count);
+  return {
+    stop() {
+      counting = false;
+      return turns;
+    },
+  };
+}

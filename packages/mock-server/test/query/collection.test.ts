@@ -14,6 +14,7 @@ import {
 import { comparator } from '../../src/query/compare.js';
 import { SEARCH_FIELDS, TextIndex, textPredicate } from '../../src/query/text.js';
 import { Random } from '../../src/store/random.js';
+import { countTurns } from '../helpers.js';
 
 type W = { id: string; ci: string | undefined; version: number; repo: string };
 const FIELDS = { ci: (w: W) => w.ci, version: (w: W) => w.version, repo: (w: W) => w.repo } as const;
@@ -138,10 +139,9 @@ describe('indexes of many records are built in chunks', () => {
 
   it('gives the event loop turns while it builds, and the query then answers from the index', async () => {
     const collection = many('chunks', 3 * BUILD_CHUNK + 17);
-    let turns = 0;
-    const timer = setInterval(() => turns++, 0);
+    const counter = countTurns();
     await collection.prepare(sort);
-    clearInterval(timer);
+    const turns = counter.stop();
     expect(turns).toBeGreaterThan(3);
     const page = collection.query({ sort, offset: 1000, limit: 50 });
     expect(page.map((w) => w.id)).toEqual(
@@ -191,13 +191,12 @@ describe('indexes of many records are built in chunks', () => {
     );
     const fields = (w: N) => SEARCH_FIELDS.workspaces(w as never);
     const index = new TextIndex(texts, fields);
-    let turns = 0;
-    const timer = setInterval(() => turns++, 0);
+    const counter = countTurns();
     const preparing = index.prepare();
     await new Promise((resolve) => setImmediate(resolve));
     texts.update({ id: 'w3', workspaceName: 'changed-while-building', repo: 'acme/r', labels: [] });
     await preparing;
-    clearInterval(timer);
+    const turns = counter.stop();
     expect(turns).toBeGreaterThan(1);
     for (const text of ['changed-while', 'ws-3', 'ws-19999']) {
       const plain = textPredicate(text, fields);
