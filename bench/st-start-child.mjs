@@ -36,7 +36,7 @@ await childMain(async ({ subject }) => {
   if (subject === 'anatomy') {
     return timedImports([
       mswNode,
-      // What `#msw-http` loads on Node (msw 2's `msw/core/http`; msw's main entry with msw 3).
+      // What `#msw-http` loads on Node (msw 2's `msw/core/http`; msw 3's `msw/http`).
       ['#msw-http', new URL('./msw-http-node.js', url(DIST.mock)).href],
       ['zod/mini', dependencyUrl('sdk', 'zod/mini')],
       ['zod', dependencyUrl('mock', 'zod')],

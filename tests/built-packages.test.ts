@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { MSW_ROUND_TRIP_ANSWER, mswRoundTrip } from './support/msw-round-trip.js';
 
 /** A package that depends on @iacm/sdk, so `@iacm/sdk` resolves through its exports map as a user's would. */
 /** The version the packages are at (the three move together: `.changeset/config.json`). */
@@ -46,23 +47,15 @@ describe('the built SDK', () => {
 });
 
 describe('the built mock server on Node', () => {
-  const mockDir = fileURLToPath(new URL('../packages/mock-server', import.meta.url));
-  const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: mockDir, encoding: 'utf8' });
   // What a test file pays for before its first test: msw 2's main entry loads graphql (CommonJS, so
   // it shows in require.cache); `#msw-http` loads `msw/core/http` instead (docs/performance.md, ST).
-  const check = `
-    const graphql = Object.keys(require.cache).filter((path) => /[\\\\/]graphql[\\\\/]/.test(path)).length;
-    const mock = createMockServer({ baseUrl: 'http://built.test' });
-    const server = setupServer(...mock.handlers);
-    server.listen({ onUnhandledRequest: 'error' });
-    const health = await fetch('http://built.test/v2/health');
-    const missing = await fetch('http://built.test/v2/nowhere');
-    server.close();
-    console.log(JSON.stringify({ graphql, health: health.status, missing: [missing.status, missing.statusText] }));`;
-  const expected = { graphql: 0, health: 204, missing: [404, 'Not Found'] };
+  const check = mswRoundTrip({
+    graphql: 'Object.keys(require.cache).filter((path) => /[\\\\/]graphql[\\\\/]/.test(path)).length',
+  });
+  const expected = { graphql: 0, ...MSW_ROUND_TRIP_ANSWER };
 
   it("imports without msw's main entry (ESM) and answers through msw/node", () => {
-    const out = run([
+    const out = node([
       '--input-type=module',
       '-e',
       `import { createRequire } from 'node:module';
@@ -75,7 +68,7 @@ describe('the built mock server on Node', () => {
   });
 
   it("requires without msw's main entry (CJS) and answers through msw/node", () => {
-    const out = run([
+    const out = node([
       '-e',
       `const { setupServer } = require('msw/node');
        const { createMockServer } = require('@iacm/mock-server');
@@ -85,7 +78,7 @@ describe('the built mock server on Node', () => {
   });
 
   it('keeps the namespace import of msw for bundlers and browsers (the default condition of #msw-http)', () => {
-    const out = run([
+    const out = node([
       '--input-type=module',
       '-e',
       `import * as msw from 'msw';

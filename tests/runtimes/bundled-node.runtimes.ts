@@ -8,21 +8,14 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createConsumer, envFor, runOk, writeFiles } from '../packed/lib.js';
+import { MSW_ROUND_TRIP_ANSWER, mswRoundTrip } from '../support/msw-round-trip.js';
 import { requireTools, timed, tools } from './lib.js';
 
 /** An ES program with no top-level await of its own, so that esbuild can make it CommonJS. */
 const program = `import { setupServer } from 'msw/node';
 import { createMockServer } from '@iacm/mock-server';
 
-async function main() {
-  const mock = createMockServer({ baseUrl: 'http://bundled.test' });
-  const server = setupServer(...mock.handlers);
-  server.listen({ onUnhandledRequest: 'error' });
-  const health = await fetch('http://bundled.test/v2/health');
-  const missing = await fetch('http://bundled.test/v2/nowhere');
-  server.close();
-  console.log(JSON.stringify({ health: health.status, missing: [missing.status, missing.statusText] }));
-}
+async function main() {${mswRoundTrip()}}
 main();
 `;
 
@@ -57,10 +50,7 @@ describe('the mock bundled for Node by esbuild (msw external)', () => {
       );
       // `node` from the Node 20 line first on the PATH (envFor).
       const ran = await runOk('node', [out], { cwd: dir, env });
-      expect(JSON.parse(ran.stdout.trim().split('\n').pop() as string)).toEqual({
-        health: 204,
-        missing: [404, 'Not Found'],
-      });
+      expect(JSON.parse(ran.stdout.trim().split('\n').pop() as string)).toEqual(MSW_ROUND_TRIP_ANSWER);
     });
   }
 });

@@ -32,14 +32,14 @@ function requireHere(): (id: string) => unknown {
 }
 
 function load(): MswHttpModule {
-  const load = requireHere();
+  const require = requireHere();
   try {
-    return load('msw/core/http') as MswHttpModule;
+    return require('msw/core/http') as MswHttpModule;
   } catch {}
   try {
-    return load('msw/http') as MswHttpModule;
+    return require('msw/http') as MswHttpModule;
   } catch {
-    return load('msw') as MswHttpModule;
+    return require('msw') as MswHttpModule;
   }
 }
 
